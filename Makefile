@@ -1,0 +1,23 @@
+# The README's two commands: `go run ./cmd/errkb` serves, `make test` runs
+# every test (CI runs `make test` through .ci/run).
+
+.PHONY: test check vet generate check-generated
+
+test: check
+	go test ./...
+
+check: vet check-generated
+
+vet:
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	go vet ./...
+
+generate:
+	go tool templ generate
+
+# Generated templ code is committed; fail when it is stale.
+check-generated: generate
+	@if [ -n "$$(git status --porcelain -- '*_templ.go')" ]; then \
+		echo "templ generate changed these files; run 'make generate' and commit them:"; \
+		git status --porcelain -- '*_templ.go'; exit 1; fi

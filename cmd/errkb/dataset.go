@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/errkb/errkb"
+)
+
+// datasetFlag collects repeated --dataset flags.
+type datasetFlag []string
+
+func (d *datasetFlag) String() string { return strings.Join(*d, string(os.PathListSeparator)) }
+func (d *datasetFlag) Set(v string) error {
+	*d = append(*d, v)
+	return nil
+}
+
+// datasetPaths is --dataset if given, else $ERRKB_DATASET split on the OS
+// list separator; empty means the embedded dataset.
+func datasetPaths(flagged []string, getenv func(string) string) []string {
+	if len(flagged) > 0 {
+		return flagged
+	}
+	var paths []string
+	for _, p := range filepath.SplitList(getenv("ERRKB_DATASET")) {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+// sources opens each dataset folder through os.Root, so no file name or
+// symlink inside it can lead outside the folder.
+func sources(paths []string) ([]errkb.Source, error) {
+	if len(paths) == 0 {
+		return []errkb.Source{errkb.Embedded()}, nil
+	}
+	var srcs []errkb.Source
+	for _, p := range paths {
+		root, err := os.OpenRoot(p)
+		if err != nil {
+			return nil, fmt.Errorf("dataset %s: %w", p, err)
+		}
+		srcs = append(srcs, errkb.Source{Name: filepath.ToSlash(filepath.Clean(p)), FS: root.FS()})
+	}
+	return srcs, nil
+}
+
+// loadDataset loads the datasets. With skipInvalid, bad records are logged
+// and left out; without it, any problem is an error listing them all.
+func loadDataset(paths []string, skipInvalid bool, log *slog.Logger) (*errkb.Dataset, error) {
+	srcs, err := sources(paths)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := errkb.Load(srcs...)
+	if err == nil {
+		return ds, nil
+	}
+	probs, ok := err.(errkb.Problems)
+	if !ok || !skipInvalid {
+		return nil, err
+	}
+	for _, p := range probs {
+		log.Warn("record left out", "problem", p.String())
+	}
+	log.Warn("serving without the records left out", "problems", len(probs), "records", ds.Len())
+	return ds, nil
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index"
+	"github.com/errkb/errkb/web"
+)
+
+func lookup(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := flag.NewFlagSet("lookup", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the same JSON as /api/v1/lookup")
+	var datasets datasetFlag
+	fs.Var(&datasets, "dataset", "dataset folder instead of the embedded one; repeatable (env ERRKB_DATASET)")
+	baseURL := fs.String("base-url", "", "absolute URL of the site, for the links printed")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	q := strings.Join(fs.Args(), " ")
+	if strings.TrimSpace(q) == "" {
+		fmt.Fprintln(stderr, "usage: errkb lookup [--json] QUERY...")
+		return 2
+	}
+	if len(q) > index.MaxTextBytes {
+		fmt.Fprintf(stderr, "errkb lookup: the query is longer than %d bytes\n", index.MaxTextBytes)
+		return 2
+	}
+	quiet := slog.New(slog.DiscardHandler)
+	ds, err := loadDataset(datasetPaths(datasets, getenv), false, quiet)
+	if err != nil {
+		fmt.Fprintf(stderr, "errkb lookup: %v\n", err)
+		return 2
+	}
+	ix, err := index.Build(ctx, ds, quiet)
+	if err != nil {
+		fmt.Fprintf(stderr, "errkb lookup: %v\n", err)
+		return 2
+	}
+	defer ix.Close()
+	res, err := ix.Lookup(ctx, q)
+	if err != nil {
+		fmt.Fprintf(stderr, "errkb lookup: %v\n", err)
+		return 2
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(web.NewLookupResponse(q, res, *baseURL))
+	} else if res.Match != nil {
+		printRecord(stdout, res.Match, *baseURL)
+	}
+	if res.Match == nil {
+		fmt.Fprintf(stderr, "no single error matches %q\n", q)
+		if !*asJSON && len(res.Alternatives) > 0 {
+			fmt.Fprintln(stderr, "Candidates:")
+			for _, h := range res.Alternatives {
+				fmt.Fprintf(stderr, "  %-28s %s: %s\n", h.Record.ErrorCode, h.Record.Repo, h.Record.ErrorMessage)
+			}
+		}
+		return 1
+	}
+	return 0
+}
+
+// printRecord shows a record in the terminal, like rustc --explain.
+func printRecord(w io.Writer, r *errkb.Record, baseURL string) {
+	fmt.Fprintf(w, "%s (%s, %s)\n", r.ErrorCode, r.Repo, r.Severity)
+	fmt.Fprintf(w, "  %s\n\n", r.ErrorMessage)
+	section := func(title, body string) {
+		if strings.TrimSpace(body) != "" {
+			fmt.Fprintf(w, "%s\n%s\n\n", title, indent(body))
+		}
+	}
+	section("What it means", r.Documentation)
+	section("When it happens", r.TriggerScenarios)
+	if len(r.Solutions) > 0 {
+		fmt.Fprintln(w, "Solutions")
+		for i, s := range r.Solutions {
+			fmt.Fprintf(w, "  %d. %s\n", i+1, s)
+		}
+		fmt.Fprintln(w)
+	}
+	if r.FilePath != "" {
+		fmt.Fprintf(w, "Source: %s:%d\n  %s\n", r.FilePath, r.LineNumber, r.SourceLineURL(r.LineNumber))
+	}
+	fmt.Fprintf(w, "More: %s/errors/%s\n", baseURL, r.Path())
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n  ")
+}

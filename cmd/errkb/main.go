@@ -1,0 +1,55 @@
+// Command errkb serves the error knowledge base, looks errors up in the
+// terminal and validates datasets. See README.md for the commands.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(code)
+}
+
+const usage = `errkb: a searchable knowledge base of software errors
+
+Usage:
+  errkb [serve] [--addr ADDR] [--dataset DIR]... [--base-url URL] [--skip-invalid]
+  errkb lookup [--json] [--dataset DIR]... QUERY...
+  errkb validate [PATH...]
+  errkb version
+
+Run "errkb COMMAND -h" for the flags of a command.
+`
+
+// run is main without the exit, so tests can call it.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	cmd := "serve"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, args, stderr, getenv)
+	case "lookup":
+		return lookup(ctx, args, stdout, stderr, getenv)
+	case "validate":
+		return validate(args, stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, versionString())
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "errkb: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+}

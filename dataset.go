@@ -1,0 +1,100 @@
+package errkb
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// Dataset is a loaded, validated set of records with the lookups pages need.
+// It is read-only once built, so it is safe for concurrent use.
+type Dataset struct {
+	// Records are sorted by repo, then slug.
+	Records []*Record
+
+	byID    map[string]*Record
+	byPath  map[string]*Record
+	byRepo  map[string][]*Record // key: lower-case repo
+	byTag   map[string][]*Record
+	repos   []Project
+	tags    []TagCount
+	version string
+}
+
+// Project is one repo with the number of records it has.
+type Project struct {
+	Repo  string
+	Count int
+}
+
+// TagCount is one tag with the number of records carrying it.
+type TagCount struct {
+	Tag   string
+	Count int
+}
+
+func newDataset(records []*Record) *Dataset {
+	slices.SortFunc(records, func(a, b *Record) int {
+		return cmp.Or(strings.Compare(strings.ToLower(a.Repo), strings.ToLower(b.Repo)), strings.Compare(a.Slug, b.Slug))
+	})
+	ds := &Dataset{
+		Records: records,
+		byID:    make(map[string]*Record, len(records)),
+		byPath:  make(map[string]*Record, len(records)),
+		byRepo:  make(map[string][]*Record),
+		byTag:   make(map[string][]*Record),
+	}
+	for _, r := range records {
+		ds.byID[r.ID] = r
+		ds.byPath[pathKey(r.Repo, r.Slug)] = r
+		key := strings.ToLower(r.Repo)
+		if len(ds.byRepo[key]) == 0 {
+			ds.repos = append(ds.repos, Project{Repo: r.Repo})
+		}
+		ds.byRepo[key] = append(ds.byRepo[key], r)
+		ds.repos[len(ds.repos)-1].Count++
+		ds.version = max(ds.version, r.DatasetVersion)
+		for _, t := range r.Tags {
+			ds.byTag[t] = append(ds.byTag[t], r)
+		}
+	}
+	for t, rs := range ds.byTag {
+		ds.tags = append(ds.tags, TagCount{Tag: t, Count: len(rs)})
+	}
+	slices.SortFunc(ds.tags, func(a, b TagCount) int {
+		return cmp.Or(b.Count-a.Count, strings.Compare(a.Tag, b.Tag))
+	})
+	return ds
+}
+
+// Len is the number of records.
+func (ds *Dataset) Len() int { return len(ds.Records) }
+
+// ByID returns the record with this id.
+func (ds *Dataset) ByID(id string) (*Record, bool) {
+	r, ok := ds.byID[id]
+	return r, ok
+}
+
+// ByPath returns the record at repo/slug; repo is compared without case so
+// that links typed by hand still work.
+func (ds *Dataset) ByPath(repo, slug string) (*Record, bool) {
+	r, ok := ds.byPath[pathKey(repo, slug)]
+	return r, ok
+}
+
+// ByRepo returns the records of one project, repo compared without case.
+func (ds *Dataset) ByRepo(repo string) []*Record { return ds.byRepo[strings.ToLower(repo)] }
+
+// ByTag returns the records carrying a tag.
+func (ds *Dataset) ByTag(tag string) []*Record { return ds.byTag[tag] }
+
+// Projects lists every project, sorted by repo.
+func (ds *Dataset) Projects() []Project { return ds.repos }
+
+// Tags lists every tag, most used first.
+func (ds *Dataset) Tags() []TagCount { return ds.tags }
+
+// Version is the newest datasetVersion among the records ("" if none has
+// one); pages show it so readers know how fresh the data is.
+func (ds *Dataset) Version() string { return ds.version }

@@ -1,0 +1,304 @@
+package errkb
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// Source is one dataset folder: the embedded dataset or a --dataset folder.
+// Name prefixes file names in problems so users can find the file.
+type Source struct {
+	Name string
+	FS   fs.FS
+}
+
+// Load reads every .json and .jsonl file of the sources, validates each
+// record and checks that ids and repo+slug pairs are unique across all of
+// them. It always returns the dataset of valid records; when any record is
+// bad it also returns Problems listing every problem found, so the caller
+// decides whether to refuse or to serve the rest.
+func Load(sources ...Source) (*Dataset, error) {
+	var (
+		records  []*Record
+		problems Problems
+	)
+	for _, src := range sources {
+		recs, probs := loadSource(src)
+		records = append(records, recs...)
+		problems = append(problems, probs...)
+	}
+	records, dups := dropDuplicates(records)
+	problems = append(problems, dups...)
+	ds := newDataset(records)
+	if len(problems) > 0 {
+		return ds, problems
+	}
+	return ds, nil
+}
+
+func loadSource(src Source) ([]*Record, Problems) {
+	var (
+		records  []*Record
+		problems Problems
+	)
+	err := fs.WalkDir(src.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		name := path.Join(src.Name, p)
+		if err != nil {
+			problems = append(problems, Problem{Location: Location{File: name}, Message: err.Error()})
+			return nil
+		}
+		if d.IsDir() {
+			if p != "." && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		ext := path.Ext(p)
+		if ext != ".json" && ext != ".jsonl" {
+			return nil
+		}
+		data, err := fs.ReadFile(src.FS, p)
+		if err != nil {
+			problems = append(problems, Problem{Location: Location{File: name}, Message: err.Error()})
+			return nil
+		}
+		var recs []*Record
+		var probs Problems
+		if ext == ".jsonl" {
+			recs, probs = parseJSONL(name, data)
+		} else {
+			recs, probs = parseJSON(name, data)
+		}
+		records = append(records, recs...)
+		problems = append(problems, probs...)
+		return nil
+	})
+	if err != nil {
+		problems = append(problems, Problem{Location: Location{File: src.Name}, Message: err.Error()})
+	}
+	return records, problems
+}
+
+// parseJSON reads a .json file: one envelope, one bare record, or an array
+// of either.
+func parseJSON(file string, data []byte) ([]*Record, Problems) {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 {
+		return nil, Problems{{Location: Location{File: file}, Message: "file is empty"}}
+	}
+	if trimmed[0] != '[' {
+		if err := checkSyntax(data); err != nil {
+			return nil, Problems{syntaxProblem(file, data, 0, err)}
+		}
+		rec, probs := parseEntry(data, Location{File: file, Line: lineAt(data, len(data)-len(trimmed))})
+		return collect(rec, probs)
+	}
+	if err := checkSyntax(data); err != nil {
+		return nil, Problems{syntaxProblem(file, data, 0, err)}
+	}
+	var elems []json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // the opening '['
+		return nil, Problems{syntaxProblem(file, data, 0, err)}
+	}
+	var lines []int
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, Problems{syntaxProblem(file, data, 0, err)}
+		}
+		end := int(dec.InputOffset())
+		elems = append(elems, raw)
+		lines = append(lines, lineAt(data, end-len(raw)))
+	}
+	var (
+		records  []*Record
+		problems Problems
+	)
+	for i, raw := range elems {
+		rec, probs := parseEntry(raw, Location{File: file, Line: lines[i]})
+		if rec != nil {
+			records = append(records, rec)
+		}
+		problems = append(problems, probs...)
+	}
+	return records, problems
+}
+
+// parseJSONL reads a .jsonl file: one envelope or bare record a line; blank
+// lines are allowed.
+func parseJSONL(file string, data []byte) ([]*Record, Problems) {
+	var (
+		records  []*Record
+		problems Problems
+	)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), MaxFileBytes)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		loc := Location{File: file, Line: n}
+		if err := checkSyntax(line); err != nil {
+			problems = append(problems, syntaxProblem(file, line, n-1, err))
+			continue
+		}
+		rec, probs := parseEntry(bytes.Clone(line), loc)
+		if rec != nil {
+			records = append(records, rec)
+		}
+		problems = append(problems, probs...)
+	}
+	if err := sc.Err(); err != nil {
+		problems = append(problems, Problem{Location: Location{File: file}, Message: err.Error()})
+	}
+	return records, problems
+}
+
+func collect(rec *Record, probs Problems) ([]*Record, Problems) {
+	if rec == nil {
+		return nil, probs
+	}
+	return []*Record{rec}, probs
+}
+
+// checkSyntax reports the first JSON syntax error of data, if any.
+func checkSyntax(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	var v any
+	err := json.Unmarshal(data, &v)
+	if err == nil {
+		err = errors.New("invalid JSON")
+	}
+	return err
+}
+
+func syntaxProblem(file string, data []byte, lineOffset int, err error) Problem {
+	loc := Location{File: file}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		loc.Line = lineOffset + lineAt(data, int(se.Offset))
+	}
+	return Problem{Location: loc, Message: "invalid JSON: " + err.Error()}
+}
+
+// lineAt is the 1-based line of byte offset off in data.
+func lineAt(data []byte, off int) int {
+	off = min(max(off, 0), len(data))
+	return 1 + bytes.Count(data[:off], []byte("\n"))
+}
+
+// parseEntry turns one envelope or bare record into a Record, or reports
+// why it cannot.
+func parseEntry(raw []byte, loc Location) (*Record, Problems) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return nil, Problems{{Location: loc, Message: "expected a JSON object (an envelope or a record), got " + jsonKind(raw)}}
+	}
+	recRaw, version := json.RawMessage(raw), ""
+	fields := top
+	if r, ok := top["record"]; ok {
+		if v, ok := top["datasetVersion"]; ok && !isNull(v) {
+			if err := json.Unmarshal(v, &version); err != nil {
+				return nil, Problems{{Location: loc, Field: "datasetVersion", Message: "must be a string, got " + jsonKind(v)}}
+			}
+		}
+		if err := json.Unmarshal(r, &fields); err != nil {
+			return nil, Problems{{Location: loc, Field: "record", Message: "must be an object, got " + jsonKind(r)}}
+		}
+		recRaw = r
+	}
+	probs := checkFields(fields, loc)
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	rec := &Record{}
+	if err := json.Unmarshal(recRaw, rec); err != nil {
+		return nil, Problems{{Location: loc, Record: stringField(fields, "id"), Message: err.Error()}}
+	}
+	rec.Raw = recRaw
+	rec.DatasetVersion = version
+	rec.Source = loc
+	if probs := checkRecord(rec); len(probs) > 0 {
+		return nil, probs
+	}
+	return rec, nil
+}
+
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
+
+// jsonKind names the JSON type of v for error messages.
+func jsonKind(v json.RawMessage) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch v[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+func stringField(fields map[string]json.RawMessage, name string) string {
+	var s string
+	if v, ok := fields[name]; ok {
+		_ = json.Unmarshal(v, &s)
+	}
+	return s
+}
+
+// MaxFileBytes caps one dataset file and one JSONL line.
+const MaxFileBytes = 64 << 20
+
+// Problem is one thing wrong with a dataset: where, which record and field,
+// and what.
+type Problem struct {
+	Location
+	Record  string // the record's id, when known
+	Field   string
+	Message string
+}
+
+func (p Problem) String() string {
+	var b strings.Builder
+	b.WriteString(p.Location.String())
+	if p.Record != "" {
+		fmt.Fprintf(&b, ": record %q", p.Record)
+	}
+	if p.Field != "" {
+		fmt.Fprintf(&b, ": field %q", p.Field)
+	}
+	b.WriteString(": ")
+	b.WriteString(p.Message)
+	return b.String()
+}
+
+// Problems lists every problem of a dataset; it is the error Load returns.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.String()
+	}
+	return fmt.Sprintf("%d problem(s) in dataset:\n%s", len(ps), strings.Join(lines, "\n"))
+}

@@ -1,0 +1,143 @@
+// Package errkb owns the domain of the error knowledge base: the Record
+// model, loading records from a dataset folder, validating them, and the
+// dataset embedded in the binary. It depends on the standard library only,
+// so every other package can build on it.
+package errkb
+
+import (
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Record is one documented error of one project. The typed fields are the
+// ones errkb reads to index and render; Raw keeps the record exactly as it
+// was given, so fields this version does not know are served without loss.
+type Record struct {
+	ID               string   `json:"id"`
+	Repo             string   `json:"repo"`
+	Slug             string   `json:"slug"`
+	ErrorCode        string   `json:"errorCode"`
+	ErrorMessage     string   `json:"errorMessage"`
+	MessagePattern   string   `json:"messagePattern"`
+	ErrorType        string   `json:"errorType"`
+	ErrorClass       string   `json:"errorClass"`
+	HTTPStatus       *int     `json:"httpStatus"`
+	Severity         string   `json:"severity"`
+	FilePath         string   `json:"filePath"`
+	LineNumber       int      `json:"lineNumber"`
+	SourceCode       string   `json:"sourceCode"`
+	SourceCodeStart  int      `json:"sourceCodeStart"`
+	SourceCodeEnd    int      `json:"sourceCodeEnd"`
+	GithubURL        string   `json:"githubUrl"`
+	Documentation    string   `json:"documentation"`
+	TriggerScenarios string   `json:"triggerScenarios"`
+	CommonSituations string   `json:"commonSituations"`
+	Solutions        []string `json:"solutions"`
+	ExampleFix       string   `json:"exampleFix"`
+	HandlingStrategy string   `json:"handlingStrategy"`
+	ValidationCode   string   `json:"validationCode"`
+	TypeGuard        string   `json:"typeGuard"`
+	TryCatchPattern  string   `json:"tryCatchPattern"`
+	PreventionTips   []string `json:"preventionTips"`
+	Tags             []string `json:"tags"`
+	BackgroundTag    string   `json:"backgroundTag"`
+	AnalyzedSha      string   `json:"analyzedSha"`
+	AnalyzedAt       string   `json:"analyzedAt"`
+	ContentChangedAt *string  `json:"contentChangedAt"`
+	SchemaVersion    int      `json:"schemaVersion"`
+
+	// Raw is the record object as it appeared in its file.
+	Raw json.RawMessage `json:"-"`
+	// DatasetVersion comes from the envelope; empty for a bare record.
+	DatasetVersion string `json:"-"`
+	// Source names the file and line the record was read from.
+	Source Location `json:"-"`
+}
+
+// Location is where a record was read from, for error messages.
+type Location struct {
+	File string // slash-separated, prefixed with the dataset's name
+	Line int    // 1-based; 0 when unknown
+}
+
+func (l Location) String() string {
+	if l.Line > 0 {
+		return l.File + ":" + itoa(l.Line)
+	}
+	return l.File
+}
+
+// Owner is the first half of Repo ("nats-io" of "nats-io/nats-server").
+func (r *Record) Owner() string {
+	owner, _, _ := strings.Cut(r.Repo, "/")
+	return owner
+}
+
+// Name is the second half of Repo ("nats-server" of "nats-io/nats-server").
+func (r *Record) Name() string {
+	_, name, _ := strings.Cut(r.Repo, "/")
+	return name
+}
+
+// Path is the record's canonical path below /errors/: "{owner}/{repo}/{slug}".
+func (r *Record) Path() string { return r.Repo + "/" + r.Slug }
+
+// SourceLineURL links to one line of the snippet on GitHub at the analysed
+// commit. It is built from githubUrl, whose path already pins the commit and
+// file, so it never points at a moving branch.
+func (r *Record) SourceLineURL(line int) string {
+	base := r.sourceBaseURL()
+	if base == "" {
+		return ""
+	}
+	return base + "#L" + itoa(line)
+}
+
+// sourceBaseURL is githubUrl without its fragment.
+func (r *Record) sourceBaseURL() string {
+	u, err := url.Parse(r.GithubURL)
+	if err != nil || r.GithubURL == "" {
+		return ""
+	}
+	u.Fragment = ""
+	u.RawFragment = ""
+	return u.String()
+}
+
+// SnippetLines splits the source snippet into numbered lines starting at
+// sourceCodeStart.
+func (r *Record) SnippetLines() []SourceLine {
+	if r.SourceCode == "" {
+		return nil
+	}
+	texts := strings.Split(strings.TrimSuffix(r.SourceCode, "\n"), "\n")
+	start := r.SourceCodeStart
+	if start < 1 {
+		start = 1
+	}
+	lines := make([]SourceLine, len(texts))
+	for i, t := range texts {
+		n := start + i
+		lines[i] = SourceLine{Number: n, Text: t, IsError: n == r.LineNumber}
+	}
+	return lines
+}
+
+// SourceLine is one numbered line of a source snippet.
+type SourceLine struct {
+	Number  int
+	Text    string
+	IsError bool
+}
+
+// ShortSHA is the first 12 characters of the analysed commit.
+func (r *Record) ShortSHA() string {
+	if len(r.AnalyzedSha) > 12 {
+		return r.AnalyzedSha[:12]
+	}
+	return r.AnalyzedSha
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

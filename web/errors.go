@@ -1,0 +1,117 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/errkb/errkb/index"
+	"github.com/errkb/errkb/templates"
+)
+
+// Error is an error with the HTTP status and machine-readable code it
+// should be answered with. Handlers return it; handleError renders it.
+type Error struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func badRequest(msg string) error {
+	return &Error{Status: http.StatusBadRequest, Code: "bad_request", Message: msg}
+}
+
+func notFound(msg string) error {
+	return &Error{Status: http.StatusNotFound, Code: "not_found", Message: msg}
+}
+
+// handleError is the one place errors become responses: JSON under /api/,
+// an HTML page elsewhere; 5xx are logged at Error and never show internals.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	e := asError(err)
+	req := c.Request()
+	if e.Status >= 500 {
+		s.log.Error("request failed", "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", err)
+	} else {
+		s.log.Info("request refused", "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", e.Message)
+	}
+	if e.Status == http.StatusServiceUnavailable {
+		c.Response().Header().Set("Retry-After", "5")
+	}
+	if strings.HasPrefix(req.URL.Path, "/api/") {
+		_ = writeJSON(c, e.Status, map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}})
+		return
+	}
+	if req.Method == http.MethodHead {
+		_ = c.NoContent(e.Status)
+		return
+	}
+	_ = s.render(c, e.Status, templates.Problem(s.problemView(req.Context(), e, req.URL.Path)))
+}
+
+// asError maps any error to an *Error: echo's own (404 for unknown routes,
+// 405) keep their status; anything unexpected is a 500 with a plain message.
+func asError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		msg := http.StatusText(he.Code)
+		switch he.Code {
+		case http.StatusNotFound:
+			return &Error{Status: he.Code, Code: "not_found", Message: "There is no page at this address."}
+		case http.StatusMethodNotAllowed:
+			return &Error{Status: he.Code, Code: "method_not_allowed", Message: msg}
+		}
+		if he.Code < 500 {
+			return &Error{Status: he.Code, Code: strings.ToLower(strings.ReplaceAll(msg, " ", "_")), Message: msg}
+		}
+	}
+	return &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "Something went wrong on our side. The error has been logged."}
+}
+
+// problemView builds the error page; for a 404 it suggests records whose
+// words appear in the path the reader asked for.
+func (s *Server) problemView(ctx context.Context, e *Error, path string) templates.ProblemView {
+	heading := http.StatusText(e.Status)
+	if e.Status == http.StatusNotFound {
+		heading = "Page not found"
+	}
+	v := templates.ProblemView{Base: s.base(heading, ""), Status: e.Status, Heading: heading, Message: e.Message}
+	if e.Status != http.StatusNotFound {
+		return v
+	}
+	words := strings.Join(strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '-' || r == '_' }), " ")
+	words = strings.TrimPrefix(words, "errors ")
+	v.Query = words
+	if sr, err := s.search(); err == nil && words != "" && len(words) < 200 {
+		if res, err := sr.Search(ctx, index.Query{Text: words, Limit: 5}); err == nil {
+			for _, h := range res.Hits {
+				v.Suggestions = append(v.Suggestions, recordItem(h.Record, nil))
+			}
+		}
+	}
+	return v
+}
+
+// render writes a templ component with an explicit status. It buffers the
+// page so a failing template becomes a clean 500, not half a page.
+func (s *Server) render(c echo.Context, status int, comp templ.Component) error {
+	var buf bytes.Buffer
+	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, buf.Bytes())
+}

@@ -1,0 +1,170 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/errkb/errkb/index"
+	"github.com/errkb/errkb/templates"
+)
+
+func (s *Server) home(c echo.Context) error {
+	v := templates.HomeView{Base: s.base("Search software errors", "")}
+	v.Description = "Explanations, causes and fixes for errors of open-source projects, with the source that raises them."
+	for _, p := range s.ds.Projects() {
+		v.Projects = append(v.Projects, templates.Link{Label: p.Repo, URL: repoPath(p.Repo), Count: p.Count})
+	}
+	for i, t := range s.ds.Tags() {
+		if i == 30 {
+			break
+		}
+		v.Tags = append(v.Tags, templates.Link{Label: t.Tag, URL: tagPath(t.Tag), Count: t.Count})
+	}
+	return s.render(c, http.StatusOK, templates.Home(v))
+}
+
+const pageSize = 20
+
+func (s *Server) searchPage(c echo.Context) error {
+	q, err := parseQuery(c)
+	if err != nil {
+		return err
+	}
+	page := 1
+	if p := c.QueryParam("page"); p != "" {
+		if page, err = strconv.Atoi(p); err != nil || page < 1 || page > index.MaxOffset/pageSize {
+			return badRequest("page must be a whole number from 1 to " + strconv.Itoa(index.MaxOffset/pageSize))
+		}
+	}
+	q.Limit, q.Offset = pageSize, (page-1)*pageSize
+	sr, err := s.search()
+	if err != nil {
+		return err
+	}
+	res, err := sr.Search(c.Request().Context(), q)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, templates.Search(s.searchView(q, page, res)))
+}
+
+func (s *Server) searchView(q index.Query, page int, res *index.Result) templates.SearchView {
+	title := "Search"
+	if q.Text != "" {
+		title = q.Text
+	}
+	v := templates.SearchView{Base: s.base(title, q.Text), Total: res.Total, First: q.Offset + 1}
+	for _, h := range res.Hits {
+		v.Hits = append(v.Hits, recordItem(h.Record, h.Highlights))
+	}
+	link := func(change func(url.Values)) string {
+		vals := url.Values{}
+		for k, val := range map[string]string{"q": q.Text, "repo": q.Repo, "tag": q.Tag, "severity": q.Severity} {
+			if val != "" {
+				vals.Set(k, val)
+			}
+		}
+		change(vals)
+		return "/search?" + vals.Encode()
+	}
+	facet := func(title, key string, counts []index.FacetCount) templates.FacetGroup {
+		g := templates.FacetGroup{Title: title}
+		for _, fc := range counts {
+			g.Values = append(g.Values, templates.Link{Label: fc.Value, Count: fc.Count,
+				URL: link(func(v url.Values) { v.Set(key, fc.Value) })})
+		}
+		return g
+	}
+	v.Facets = []templates.FacetGroup{
+		facet("Project", "repo", res.Facets.Repo),
+		facet("Severity", "severity", res.Facets.Severity),
+		facet("Tag", "tag", res.Facets.Tag),
+	}
+	for _, f := range []struct{ key, label, value string }{
+		{"repo", "project", q.Repo}, {"tag", "tag", q.Tag}, {"severity", "severity", q.Severity},
+	} {
+		if f.value != "" {
+			v.Filters = append(v.Filters, templates.Link{Label: f.label + ": " + f.value, URL: link(func(v url.Values) { v.Del(f.key) })})
+		}
+	}
+	if page > 1 {
+		v.Prev = link(func(v url.Values) { v.Set("page", strconv.Itoa(page-1)) })
+	}
+	if q.Offset+len(res.Hits) < res.Total && page < index.MaxOffset/pageSize {
+		v.Next = link(func(v url.Values) { v.Set("page", strconv.Itoa(page+1)) })
+	}
+	return v
+}
+
+// lookupRedirect sends the reader straight to the record that q clearly
+// names, or to the search page when no record clearly does.
+func (s *Server) lookupRedirect(c echo.Context) error {
+	q := c.QueryParam("q")
+	if len(q) > index.MaxTextBytes {
+		return badRequest("the query is longer than " + strconv.Itoa(index.MaxTextBytes) + " bytes")
+	}
+	sr, err := s.search()
+	if err != nil {
+		return err
+	}
+	res, err := sr.Lookup(c.Request().Context(), q)
+	if err != nil {
+		return err
+	}
+	if res.Match != nil {
+		return c.Redirect(http.StatusSeeOther, recordPath(res.Match))
+	}
+	return c.Redirect(http.StatusSeeOther, "/search?q="+url.QueryEscape(q))
+}
+
+func (s *Server) projects(c echo.Context) error {
+	v := templates.ProjectsView{Base: s.base("Projects", "")}
+	for _, p := range s.ds.Projects() {
+		v.Projects = append(v.Projects, templates.Link{Label: p.Repo, URL: repoPath(p.Repo), Count: p.Count})
+	}
+	return s.render(c, http.StatusOK, templates.Projects(v))
+}
+
+func (s *Server) project(c echo.Context) error {
+	repo := c.Param("owner") + "/" + c.Param("repo")
+	recs := s.ds.ByRepo(repo)
+	if len(recs) == 0 {
+		return notFound("errkb has no errors of the project " + repo + ".")
+	}
+	if canonical := recs[0].Repo; canonical != repo {
+		return c.Redirect(http.StatusMovedPermanently, repoPath(canonical))
+	}
+	v := templates.ListView{Base: s.base(repo, ""), Heading: repo, Records: recordItems(recs),
+		Intro: strconv.Itoa(len(recs)) + " documented errors."}
+	return s.render(c, http.StatusOK, templates.List(v))
+}
+
+func (s *Server) tagPage(c echo.Context) error {
+	tag := c.Param("tag")
+	recs := s.ds.ByTag(tag)
+	if len(recs) == 0 {
+		return notFound("No error carries the tag " + strconv.Quote(tag) + ".")
+	}
+	v := templates.ListView{Base: s.base("Tag "+tag, ""), Heading: "Errors tagged " + tag, Records: recordItems(recs),
+		Intro: strconv.Itoa(len(recs)) + " errors."}
+	return s.render(c, http.StatusOK, templates.List(v))
+}
+
+func (s *Server) recordPage(c echo.Context) error {
+	owner, repo, slug := c.Param("owner"), c.Param("repo"), c.Param("slug")
+	r, ok := s.ds.ByPath(owner+"/"+repo, slug)
+	if !ok {
+		return notFound("errkb has no error at " + owner + "/" + repo + "/" + slug + ".")
+	}
+	if r.Repo != owner+"/"+repo {
+		return c.Redirect(http.StatusMovedPermanently, recordPath(r))
+	}
+	v, ok := s.records.Load(r.ID)
+	if !ok {
+		v, _ = s.records.LoadOrStore(r.ID, s.recordView(r))
+	}
+	return s.render(c, http.StatusOK, templates.Record(*v.(*templates.RecordView)))
+}
