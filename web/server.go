@@ -87,22 +87,28 @@ func (s *Server) routes() *echo.Echo {
 	}))
 	e.Use(s.requestLog())
 
-	e.GET("/", s.home)
-	e.GET("/search", s.searchPage)
-	e.GET("/lookup", s.lookupRedirect)
-	e.GET("/errors", s.projects)
-	e.GET("/errors/:owner/:repo", s.project)
-	e.GET("/errors/:owner/:repo/:slug", s.recordPage)
-	e.GET("/tags/:tag", s.tagPage)
-	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
-	e.GET("/readyz", s.readyz)
-	e.GET("/static/*", echo.WrapHandler(http.FileServerFS(static)))
+	// Every page also answers HEAD, which link checkers and load balancers use.
+	get := func(g interface {
+		Match([]string, string, echo.HandlerFunc, ...echo.MiddlewareFunc) []*echo.Route
+	}, path string, h echo.HandlerFunc) {
+		g.Match([]string{http.MethodGet, http.MethodHead}, path, h)
+	}
+	get(e, "/", s.home)
+	get(e, "/search", s.searchPage)
+	get(e, "/lookup", s.lookupRedirect)
+	get(e, "/errors", s.projects)
+	get(e, "/errors/:owner/:repo", s.project)
+	get(e, "/errors/:owner/:repo/:slug", s.recordPage)
+	get(e, "/tags/:tag", s.tagPage)
+	get(e, "/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
+	get(e, "/readyz", s.readyz)
+	get(e, "/static/*", echo.WrapHandler(http.FileServerFS(static)))
 
 	api := e.Group("/api/v1")
-	api.GET("/errors/:owner/:repo/:slug", s.apiRecord)
-	api.GET("/lookup", s.apiLookup)
-	api.GET("/search", s.apiSearch)
-	api.GET("/openapi.json", s.apiOpenAPI)
+	get(api, "/errors/:owner/:repo/:slug", s.apiRecord)
+	get(api, "/lookup", s.apiLookup)
+	get(api, "/search", s.apiSearch)
+	get(api, "/openapi.json", s.apiOpenAPI)
 	return e
 }
 
