@@ -26,6 +26,8 @@ type Index struct {
 	byCode  map[string][]*errkb.Record // NormalizeCode(errorCode)
 	byClass map[string][]*errkb.Record // lower-case errorClass
 	byMsg   map[string][]*errkb.Record // normalizeText(errorMessage)
+
+	t *tables // patterns, vocabulary and identifiers; see tables
 }
 
 // Build indexes every record of ds in memory. It logs progress for large
@@ -69,7 +71,12 @@ func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, er
 			}
 		}
 	}
-	log.Info("index built", "records", ds.Len(), "took", time.Since(start).Round(time.Millisecond))
+	tablesStart := time.Now()
+	if ix.t, err = newTables(ds.Records); err != nil {
+		bi.Close()
+		return nil, fmt.Errorf("build lookup tables: %w", err)
+	}
+	log.Info("index built", "tables_took", time.Since(tablesStart).Round(time.Millisecond), "records", ds.Len(), "took", time.Since(start).Round(time.Millisecond))
 	return ix, nil
 }
 

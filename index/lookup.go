@@ -12,96 +12,140 @@ import (
 // (and the runners-up when there is a match).
 type LookupResult struct {
 	Match        *errkb.Record
-	Reason       string // why Match was chosen: "id", "code", "class", "message", "message in text"
+	Reason       string // why Match was chosen: "id", "code", "class", "identifier", "message", "message in text", "near code", "corrected message"
 	Alternatives []Hit
+	// DidYouMean proposes other queries when nothing matched well.
+	DidYouMean []Suggestion
 }
 
-// minContainedMessage is the shortest message that counts as found inside a
-// longer text; shorter ones ("bad request") occur by chance.
-const minContainedMessage = 12
+// maxAlternatives is how many candidates a lookup lists.
+const maxAlternatives = 10
 
-// Lookup identifies the record that q names. A wrong redirect is worse than
-// none, so it only answers with a Match when the evidence is unambiguous:
-// an exact id; a code, class or whole message that belongs to exactly one
-// record; or a text that contains one record's full message, longer than
-// any other contained message. Anything else leaves Match nil and lists the
-// best search hits, so the reader chooses.
+// Lookup identifies the record that text names. It ranks exactly as
+// Search does, then answers with a Match only when the first hit's
+// evidence is of a kind that identifies one error and no other record has
+// evidence as strong (see evidence.tier). A wrong redirect is worse than
+// none: a code shared by several records, two records whose patterns pin
+// down as much text, or a query that only shares words with a message,
+// all leave Match nil and list the candidates for the reader to choose.
 func (ix *Index) Lookup(ctx context.Context, text string) (*LookupResult, error) {
-	text = strings.TrimSpace(text)
-	if text == "" {
+	if strings.TrimSpace(text) == "" {
 		return &LookupResult{}, nil
 	}
-	if r, ok := ix.ds.ByID(text); ok {
-		return &LookupResult{Match: r, Reason: "id"}, nil
-	}
-	for _, c := range []struct {
-		reason string
-		recs   []*errkb.Record
-	}{
-		{"code", ix.byCode[NormalizeCode(text)]},
-		{"class", ix.byClass[strings.ToLower(text)]},
-		{"message", ix.byMsg[normalizeText(text)]},
-	} {
-		switch len(c.recs) {
-		case 0:
-			continue
-		case 1:
-			return &LookupResult{Match: c.recs[0], Reason: c.reason}, nil
-		default:
-			return &LookupResult{Alternatives: asHits(c.recs)}, nil
-		}
-	}
-
-	res, err := ix.Search(ctx, Query{Text: text, Limit: 10})
+	a := ix.analyze(understand(text))
+	ranked, _, err := ix.rank(ctx, a, Query{Text: text}, rerankWindow)
 	if err != nil {
 		return nil, err
 	}
-	out := &LookupResult{Alternatives: res.Hits}
-	if r := containedMessage(text, res.Hits); r != nil {
-		out.Match, out.Reason = r, "message in text"
-		out.Alternatives = without(res.Hits, r)
+	out := &LookupResult{DidYouMean: ix.didYouMean(a, ranked)}
+	var match *evidence
+	if m, reason := ix.confident(a, ranked); m != nil {
+		match = m
+		out.Match, out.Reason = ix.ds.Records[m.rec], reason
+	}
+	for _, e := range ranked {
+		if e == match {
+			continue
+		}
+		if len(out.Alternatives) == maxAlternatives {
+			break
+		}
+		r := ix.ds.Records[e.rec]
+		out.Alternatives = append(out.Alternatives, Hit{Record: r, Score: e.score, Highlights: ix.highlight(a, r)})
 	}
 	return out, nil
 }
 
-// containedMessage returns the record among hits whose full message occurs
-// in text, if exactly one has the longest such message.
-func containedMessage(text string, hits []Hit) *errkb.Record {
-	norm := normalizeText(text)
-	var best *errkb.Record
-	bestLen, tie := 0, false
-	for _, h := range hits {
-		m := normalizeText(h.Record.ErrorMessage)
-		if len(m) < minContainedMessage || !strings.Contains(norm, m) {
+// Evidence tiers, weakest first. Only tierCorrected and above can make a
+// lookup confident.
+const (
+	tierNone = iota
+	tierText
+	tierCorrected // the message, found after correcting typos
+	tierNearCode  // a code or class a letter or two away
+	tierPattern   // the message, found as typed
+	tierName      // the record's code, class or a code identifier
+	tierID        // the record's id
+)
+
+// minPatternWeight is how many literal letters a pattern must pin down to
+// identify a record inside a longer text; shorter ones ("not found")
+// occur by chance. A pattern that is the whole query needs fewer.
+const (
+	minPatternWeight      = 10
+	minWholePatternWeight = 4
+	minCorrectedWeight    = 12
+)
+
+// tier ranks the strongest evidence for one record, with a strength that
+// orders records within the tier.
+func (e *evidence) tier(u *understood) (tier, strength int) {
+	p := e.pattern
+	switch {
+	case e.id:
+		return tierID, 0
+	case e.code > 0 || e.class > 0 || e.keyedIdent:
+		return tierName, max(e.code, e.class)
+	case p.weight > 0 && !p.corrected && (p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight):
+		return tierPattern, p.weight
+	case e.nearCode > 0:
+		return tierNearCode, -e.nearCode
+	case p.corrected && p.weight >= minCorrectedWeight:
+		return tierCorrected, p.weight
+	case e.text > 0:
+		return tierText, 0
+	}
+	return tierNone, 0
+}
+
+// confident returns the first hit when it clearly identifies the error:
+// its tier is tierCorrected or above, it is first in the ranking, and no
+// other record has evidence of the same tier and strength or more. A code
+// naming one record while the message found names another with more text
+// is a conflict, not a match.
+func (ix *Index) confident(a *analysis, ranked []*evidence) (*evidence, string) {
+	if len(ranked) == 0 {
+		return nil, ""
+	}
+	c := ranked[0]
+	t1, s1 := c.tier(a.u)
+	if t1 < tierCorrected {
+		return nil, ""
+	}
+	for _, e := range a.ev {
+		if e == c {
 			continue
 		}
+		t, s := e.tier(a.u)
 		switch {
-		case len(m) > bestLen:
-			best, bestLen, tie = h.Record, len(m), false
-		case len(m) == bestLen:
-			tie = true
+		case t > t1, t == t1 && s >= s1:
+			return nil, ""
+		case t1 >= tierName && t == tierPattern && e.pattern.weight > c.pattern.weight:
+			return nil, ""
 		}
 	}
-	if tie {
-		return nil
-	}
-	return best
+	return c, c.reason(t1)
 }
 
-func asHits(recs []*errkb.Record) []Hit {
-	hits := make([]Hit, len(recs))
-	for i, r := range recs {
-		hits[i] = Hit{Record: r}
-	}
-	return hits
-}
-
-func without(hits []Hit, r *errkb.Record) []Hit {
-	out := make([]Hit, 0, len(hits))
-	for _, h := range hits {
-		if h.Record != r {
-			out = append(out, h)
+func (e *evidence) reason(tier int) string {
+	switch tier {
+	case tierID:
+		return "id"
+	case tierName:
+		switch {
+		case e.code > 0:
+			return "code"
+		case e.class > 0:
+			return "class"
 		}
+		return "identifier"
+	case tierPattern:
+		if e.pattern.whole {
+			return "message"
+		}
+		return "message in text"
+	case tierNearCode:
+		return "near code"
 	}
-	return out
+	return "corrected message"
 }

@@ -36,6 +36,9 @@ type Result struct {
 	Total  int
 	Hits   []Hit
 	Facets Facets
+	// DidYouMean proposes corrected queries, near codes and near messages
+	// when nothing matched well.
+	DidYouMean []Suggestion
 }
 
 // Hit is one matching record with its score and highlighted fragments
@@ -59,41 +62,126 @@ type FacetCount struct {
 	Count int
 }
 
-// Search runs q against the index.
+// rerankWindow is how many bleve hits are re-ranked. The evidence that
+// decides the first places (ids, codes, patterns) is gathered outside
+// bleve and forced into the window, so bleve only has to bring the best
+// text matches into it.
+const rerankWindow = 50
+
+// Search runs q against the index. Text is first understood (codes, ids,
+// messages inside log lines and JSON, typos), bleve then finds text
+// matches, and the union is ranked by evidence; see evidence.computeScore.
 func (ix *Index) Search(ctx context.Context, q Query) (*Result, error) {
 	if q.Limit <= 0 {
 		q.Limit = DefaultLimit
 	}
 	q.Limit = min(q.Limit, MaxLimit)
 	q.Offset = min(max(q.Offset, 0), MaxOffset)
+	if strings.TrimSpace(q.Text) == "" {
+		return ix.browse(ctx, q)
+	}
+	a := ix.analyze(understand(q.Text))
+	ranked, out, err := ix.rank(ctx, a, q, max(rerankWindow, q.Offset+q.Limit))
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range ranked[min(q.Offset, len(ranked)):min(q.Offset+q.Limit, len(ranked))] {
+		r := ix.ds.Records[e.rec]
+		out.Hits = append(out.Hits, Hit{Record: r, Score: e.score, Highlights: ix.highlight(a, r)})
+	}
+	out.DidYouMean = ix.didYouMean(a, ranked)
+	return out, nil
+}
 
-	req := bleve.NewSearchRequestOptions(ix.query(q), q.Limit, q.Offset, false)
+// rank asks bleve for the size best text matches plus every record with
+// evidence, under q's filters, and orders them by evidence score. The
+// Result carries the total and facets; its Hits are left to the caller.
+func (ix *Index) rank(ctx context.Context, a *analysis, q Query, size int) ([]*evidence, *Result, error) {
+	var should []query.Query
+	if tq := textQuery(a.searchWords()); tq != nil {
+		should = append(should, tq)
+	}
+	if len(a.ev) > 0 {
+		ids := make([]string, 0, len(a.ev))
+		for i := range a.ev {
+			ids = append(ids, ix.ds.Records[i].ID)
+		}
+		d := bleve.NewDocIDQuery(ids)
+		d.SetBoost(100)
+		should = append(should, d)
+	}
+	if len(should) == 0 {
+		return nil, &Result{}, nil
+	}
+	req := bleve.NewSearchRequestOptions(ix.filtered(q, bleve.NewDisjunctionQuery(should...)), size, 0, false)
 	req.SortBy([]string{"-_score", "_id"})
-	req.Highlight = bleve.NewHighlightWithStyle("html")
-	req.Highlight.AddField(fieldMessage)
-	req.Highlight.AddField(fieldDoc)
-	req.AddFacet(fieldRepo, bleve.NewFacetRequest(fieldRepo, 20))
-	req.AddFacet(fieldTags, bleve.NewFacetRequest(fieldTags, 20))
-	req.AddFacet(fieldSeverity, bleve.NewFacetRequest(fieldSeverity, 10))
-
+	addFacets(req)
 	res, err := ix.bi.SearchInContext(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("search %q: %w", q.Text, err)
+		return nil, nil, fmt.Errorf("search %q: %w", q.Text, err)
 	}
-	out := &Result{Total: int(res.Total)}
+	maxText := 0.0
 	for _, h := range res.Hits {
-		r, ok := ix.ds.ByID(h.ID)
+		if _, ok := a.ev[ix.t.recByID[h.ID]]; !ok {
+			maxText = max(maxText, h.Score)
+		}
+	}
+	ranked := make([]*evidence, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		i, ok := ix.t.recByID[h.ID]
 		if !ok {
 			continue
 		}
-		out.Hits = append(out.Hits, Hit{Record: r, Score: h.Score, Highlights: h.Fragments})
+		e, found := a.ev[i]
+		if !found {
+			e = &evidence{rec: i}
+			if maxText > 0 {
+				e.bleve = h.Score / maxText
+			}
+		}
+		ix.textCover(a, e)
+		e.computeScore()
+		ranked = append(ranked, e)
 	}
-	out.Facets = Facets{
+	sort.SliceStable(ranked, func(i, j int) bool {
+		if ranked[i].score != ranked[j].score {
+			return ranked[i].score > ranked[j].score
+		}
+		return ranked[i].rec < ranked[j].rec
+	})
+	return ranked, &Result{Total: int(res.Total), Facets: facetsOf(res)}, nil
+}
+
+// browse lists records under q's filters when there is no text.
+func (ix *Index) browse(ctx context.Context, q Query) (*Result, error) {
+	req := bleve.NewSearchRequestOptions(ix.filtered(q, nil), q.Limit, q.Offset, false)
+	req.SortBy([]string{"-_score", "_id"})
+	addFacets(req)
+	res, err := ix.bi.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("list records: %w", err)
+	}
+	out := &Result{Total: int(res.Total), Facets: facetsOf(res)}
+	for _, h := range res.Hits {
+		if r, ok := ix.ds.ByID(h.ID); ok {
+			out.Hits = append(out.Hits, Hit{Record: r, Score: h.Score})
+		}
+	}
+	return out, nil
+}
+
+func addFacets(req *bleve.SearchRequest) {
+	req.AddFacet(fieldRepo, bleve.NewFacetRequest(fieldRepo, 20))
+	req.AddFacet(fieldTags, bleve.NewFacetRequest(fieldTags, 20))
+	req.AddFacet(fieldSeverity, bleve.NewFacetRequest(fieldSeverity, 10))
+}
+
+func facetsOf(res *bleve.SearchResult) Facets {
+	return Facets{
 		Repo:     facetCounts(res.Facets[fieldRepo]),
 		Tag:      facetCounts(res.Facets[fieldTags]),
 		Severity: facetCounts(res.Facets[fieldSeverity]),
 	}
-	return out, nil
 }
 
 func facetCounts(f *search.FacetResult) []FacetCount {
@@ -108,13 +196,14 @@ func facetCounts(f *search.FacetResult) []FacetCount {
 	return out
 }
 
-// query builds the bleve query in code; user text is never parsed as
-// bleve's query-string syntax, in which ':', '/', '~' and quotes, all
-// common in log lines, are operators.
-func (ix *Index) query(q Query) query.Query {
+// filtered combines a text query (nil for all records) with q's filters.
+// Queries are built in code; user text is never parsed as bleve's
+// query-string syntax, in which ':', '/', '~' and quotes, all common in
+// log lines, are operators.
+func (ix *Index) filtered(q Query, text query.Query) query.Query {
 	var must []query.Query
-	if text := strings.TrimSpace(q.Text); text != "" {
-		must = append(must, textQuery(text))
+	if text != nil {
+		must = append(must, text)
 	}
 	for _, f := range []struct{ field, value string }{
 		{fieldRepo, q.Repo}, {fieldTags, q.Tag}, {fieldSeverity, q.Severity},
@@ -131,40 +220,25 @@ func (ix *Index) query(q Query) query.Query {
 	return bleve.NewConjunctionQuery(must...)
 }
 
-// textQuery matches free text against every field, weighted so that an
-// exact identifier beats a message match, which beats prose.
-func textQuery(text string) query.Query {
-	term := func(field, v string, boost float64) query.Query {
-		t := bleve.NewTermQuery(v)
-		t.SetField(field)
-		t.SetBoost(boost)
-		return t
+// textQuery matches words against the message, names and prose, weighted
+// so that a message match beats a mention in prose. Typos are corrected
+// before, so no fuzzy expansion is needed here.
+func textQuery(words []string) query.Query {
+	if len(words) == 0 {
+		return nil
 	}
-	match := func(field string, boost float64) *query.MatchQuery {
+	text := strings.Join(words, " ")
+	var parts []query.Query
+	for _, f := range []struct {
+		field string
+		boost float64
+	}{
+		{fieldMessage, 4}, {fieldCodeText, 3}, {fieldPattern, 1}, {fieldDoc, 1}, {fieldProse, 0.5}, {fieldCodeBody, 0.5},
+	} {
 		m := bleve.NewMatchQuery(text)
-		m.SetField(field)
-		m.SetBoost(boost)
-		return m
-	}
-	parts := []query.Query{
-		term(fieldID, text, 20),
-		term(fieldCode, NormalizeCode(text), 20),
-		term(fieldClass, strings.ToLower(text), 15),
-		match(fieldMessage, 4),
-		match(fieldCodeText, 3),
-		match(fieldPattern, 1),
-		match(fieldDoc, 1),
-		match(fieldProse, 0.5),
-		match(fieldCodeBody, 0.5),
-	}
-	// Typos: fuzzy matching costs a term expansion per word, so only short
-	// queries get it.
-	if len(strings.Fields(text)) <= 8 {
-		for _, field := range []string{fieldMessage, fieldCodeText} {
-			m := match(field, 0.3)
-			m.SetFuzziness(1)
-			parts = append(parts, m)
-		}
+		m.SetField(f.field)
+		m.SetBoost(f.boost)
+		parts = append(parts, m)
 	}
 	return bleve.NewDisjunctionQuery(parts...)
 }

@@ -1,0 +1,58 @@
+package index
+
+import (
+	"strings"
+
+	"github.com/errkb/errkb"
+)
+
+// Suggestion is one "did you mean": a query to run instead, and the
+// record it names when it is a near code or a near message.
+type Suggestion struct {
+	Text   string
+	Record *errkb.Record
+}
+
+// maxSuggestions bounds the did-you-mean list.
+const maxSuggestions = 5
+
+// didYouMean proposes other queries when nothing matched well: the query
+// with its typos corrected, codes within a few edits, and the messages of
+// the hits that share most words with it. A query answered well gets none.
+func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
+	if len(ranked) > 0 {
+		if t, _ := ranked[0].tier(a.u); t >= tierNearCode || ranked[0].text >= 0.75 {
+			return nil
+		}
+	}
+	var out []Suggestion
+	seen := map[string]bool{strings.ToLower(a.u.raw): true}
+	add := func(s Suggestion) {
+		k := strings.ToLower(s.Text)
+		if len(out) < maxSuggestions && s.Text != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, s)
+		}
+	}
+	if len(a.corrections) > 0 {
+		segs, _ := correctedSegments([]string{a.u.raw}, a.corrections)
+		add(Suggestion{Text: segs[0]})
+	}
+	for _, f := range a.near {
+		for _, i := range ix.t.codeKeys[f.word] {
+			r := ix.ds.Records[i]
+			text := r.ErrorCode
+			if strings.ToLower(r.ErrorClass) == f.word {
+				text = r.ErrorClass
+			}
+			add(Suggestion{Text: text, Record: r})
+		}
+	}
+	for _, e := range ranked {
+		if e.text >= 0.3 {
+			r := ix.ds.Records[e.rec]
+			add(Suggestion{Text: r.ErrorMessage, Record: r})
+		}
+	}
+	return out
+}

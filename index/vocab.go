@@ -1,0 +1,146 @@
+package index
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"sort"
+	"sync"
+
+	"github.com/blevesearch/vellum"
+	"github.com/blevesearch/vellum/levenshtein"
+)
+
+// vocab is the set of words errors are named with (message, pattern,
+// code and class words), with how many records use each. It corrects
+// typos: a word it does not know is replaced by the nearest word it does,
+// within a bounded edit distance, found with a Levenshtein automaton over
+// an FST of the words (the same machinery bleve's fuzzy queries use), so a
+// correction costs microseconds, not a scan of every word.
+type vocab struct {
+	df  map[string]int
+	fst *vellum.FST
+	n   int // records, for IDF
+}
+
+// newVocab builds the FST of words; df maps each word to its document
+// frequency.
+func newVocab(df map[string]int, records int) (*vocab, error) {
+	keys := make([]string, 0, len(df))
+	for w := range df {
+		keys = append(keys, w)
+	}
+	sort.Strings(keys)
+	var buf bytes.Buffer
+	b, err := vellum.New(&buf, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		if err := b.Insert([]byte(k), uint64(df[k])); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.Close(); err != nil {
+		return nil, err
+	}
+	fst, err := vellum.Load(buf.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	return &vocab{df: df, fst: fst, n: records}, nil
+}
+
+// idf weighs a word by how rare it is among records; unknown words weigh
+// as much as the rarest.
+func (v *vocab) idf(w string) float64 {
+	return math.Log(1 + float64(v.n+1)/float64(v.df[w]+1))
+}
+
+// levBuilders are the Levenshtein automaton builders for distances 1 and 2
+// (with transpositions). They are immutable and costly to make, so they
+// are made once per process.
+var levBuilders = sync.OnceValues(func() ([2]*levenshtein.LevenshteinAutomatonBuilder, error) {
+	var out [2]*levenshtein.LevenshteinAutomatonBuilder
+	for d := range out {
+		b, err := levenshtein.NewLevenshteinAutomatonBuilder(uint8(d+1), true)
+		if err != nil {
+			return out, err
+		}
+		out[d] = b
+	}
+	return out, nil
+})
+
+// maxEdits is how many wrong letters a word of n letters may have: none
+// for short words, where one letter changes the word ("get"/"set"), one up
+// to six letters, two beyond.
+func maxEdits(n int) int {
+	switch {
+	case n < 4:
+		return 0
+	case n <= 6:
+		return 1
+	}
+	return 2
+}
+
+// nearest returns the known word closest to w within maxEdits(len(w)),
+// preferring fewer edits, then the more common word. ok is false when
+// nothing is near enough.
+func (v *vocab) nearest(w string) (best string, dist int, ok bool) {
+	d := maxEdits(len(w))
+	if d == 0 {
+		return "", 0, false
+	}
+	cands := v.within(w, d)
+	if len(cands) == 0 {
+		return "", 0, false
+	}
+	best, dist = cands[0].word, cands[0].dist
+	return best, dist, true
+}
+
+// fuzzyWord is a known word near a query word.
+type fuzzyWord struct {
+	word string
+	dist int
+	df   int
+}
+
+// within lists known words within d edits of w, nearest and most common
+// first.
+func (v *vocab) within(w string, d int) []fuzzyWord {
+	builders, err := levBuilders()
+	if err != nil || d < 1 || d > 2 {
+		return nil
+	}
+	dfa, err := builders[d-1].BuildDfa(w, uint8(d))
+	if err != nil {
+		return nil
+	}
+	it, err := v.fst.Search(dfa, nil, nil)
+	var out []fuzzyWord
+	for err == nil && len(out) < 64 {
+		k, df := it.Current()
+		_, dist := dfa.MatchAndDistance(string(k))
+		if string(k) != w {
+			out = append(out, fuzzyWord{word: string(k), dist: int(dist), df: int(df)})
+		}
+		err = it.Next()
+	}
+	if err != nil && !errors.Is(err, vellum.ErrIteratorDone) {
+		return nil
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.dist != b.dist {
+			return a.dist < b.dist
+		}
+		if a.df != b.df {
+			return a.df > b.df
+		}
+		return a.word < b.word
+	})
+	return out
+}
