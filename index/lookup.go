@@ -85,7 +85,10 @@ func (e *evidence) tier(u *understood) (tier, strength int) {
 	case e.id:
 		return tierID, 0
 	case e.code > 0 || e.class > 0 || e.keyedIdent:
-		return tierName, max(e.code, e.class)
+		// Naming the record by code and class at once is stronger than by
+		// either: a JSON log's "type" may be a shared class while its
+		// "code" is the record's own.
+		return tierName, e.code + e.class
 	case p.weight > 0 && !p.corrected && (p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight):
 		return tierPattern, p.weight
 	case e.nearCode > 0:
@@ -112,19 +115,37 @@ func (ix *Index) confident(a *analysis, ranked []*evidence) (*evidence, string) 
 	if t1 < tierCorrected {
 		return nil, ""
 	}
+	m1 := c.messageWeight()
 	for _, e := range a.ev {
 		if e == c {
 			continue
 		}
 		t, s := e.tier(a.u)
 		switch {
-		case t > t1, t == t1 && s >= s1:
+		case t > t1, t == t1 && s > s1:
+			return nil, ""
+		case t == t1 && s == s1 && (t != tierName || e.messageWeight() >= m1):
+			// A shared code is told apart only by the message found
+			// beside it ("code":40021 with the message of one of them).
 			return nil, ""
 		case t1 >= tierName && t == tierPattern && e.pattern.weight > c.pattern.weight:
 			return nil, ""
 		}
 	}
-	return c, c.reason(t1)
+	reason := c.reason(t1)
+	if t1 == tierName && m1 > 0 {
+		reason += " and message"
+	}
+	return c, reason
+}
+
+// messageWeight is the literal text of the record's pattern found as typed,
+// or 0 when that is too little to count.
+func (e *evidence) messageWeight() int {
+	if p := e.pattern; !p.corrected && (p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight) {
+		return p.weight
+	}
+	return 0
 }
 
 func (e *evidence) reason(tier int) string {

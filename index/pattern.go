@@ -183,8 +183,9 @@ func regexpPieces(re *syntax.Regexp) []piece {
 	return out
 }
 
-// placeholderRE matches printf verbs, "%%" and {name} placeholders.
-var placeholderRE = regexp.MustCompile(`%%|%[-+#0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[a-zA-Z]|\{[A-Za-z_][A-Za-z0-9_.\-]*\}|\{\}`)
+// placeholderRE matches printf verbs (Go, C with length modifiers such as
+// "%zu", Python's "%(name)s"), "%%", and {name}, {0} and {} placeholders.
+var placeholderRE = regexp.MustCompile(`%%|%(?:\(\w+\))?[-+#0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[a-zA-Z]|\{[A-Za-z_][A-Za-z0-9_.\-]*(?::[^{}]*)?\}|\{\d*\}`)
 
 // templatePieces splits a template at its placeholders; "%%" is a literal
 // percent sign. A hole's lit keeps the verb, which decides what it matches.
@@ -234,7 +235,7 @@ func holeRegexp(verb string) string {
 		return `.+?`
 	}
 	switch verb[len(verb)-1] {
-	case 'd', 'i':
+	case 'd', 'i', 'u':
 		return `[-+]?\d+`
 	case 'x', 'X':
 		return `(?:0[xX])?[0-9a-fA-F]+`

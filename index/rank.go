@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"strings"
 
 	"github.com/errkb/errkb"
@@ -14,8 +15,10 @@ type evidence struct {
 	code  int // 2: the whole query is the record's code; 1: one piece of it is
 	class int // likewise for errorClass
 	// ident sums, over identifiers of the record's code found in the
-	// query, 1/(records using the identifier).
-	ident float64
+	// query, 1/(records using the identifier); srcIdent likewise for
+	// identifiers of its source snippet, and number for bare numbers,
+	// which may as well be pids, ports or counts.
+	ident, srcIdent, number float64
 	// keyedIdent: a number under a code-like key, or the whole query, is an
 	// identifier of this record and of no other.
 	keyedIdent bool
@@ -57,6 +60,14 @@ func (ix *Index) analyze(u *understood) *analysis {
 		segs, tokens := correctedSegments(u.segments, a.corrections)
 		ix.t.patterns.match(segs, tokens, true, hits)
 	}
+	for i, seg := range u.segments {
+		for _, ref := range ix.t.templates[normalizeText(seg)] {
+			h := patternHit{weight: ref.weight, full: true, whole: i == 0}
+			if better(h, hits[ref.rec]) {
+				hits[ref.rec] = h
+			}
+		}
+	}
 	for rec, h := range hits {
 		a.get(rec).pattern = h
 	}
@@ -83,22 +94,44 @@ func (ix *Index) identify(a *analysis) {
 			if i, ok := ix.t.recByID[p]; ok {
 				a.get(i).id = true
 			}
-			if !isNumber(p) {
+			// Inside a longer text only identifier-shaped pieces count as
+			// codes and classes: "internal" in a host name must not name
+			// the record whose class is "Internal".
+			if identLike(p) {
 				for _, i := range recs(ix.byCode[NormalizeCode(p)]) {
 					e := a.get(i)
 					e.code = max(e.code, 1)
 				}
+				for _, i := range recs(ix.byClass[strings.ToLower(p)]) {
+					e := a.get(i)
+					e.class = max(e.class, 1)
+				}
 			}
-			for _, i := range recs(ix.byClass[strings.ToLower(p)]) {
+			lp := strings.ToLower(p)
+			for _, i := range ix.t.idents[lp] {
 				e := a.get(i)
-				e.class = max(e.class, 1)
+				if isNumber(lp) {
+					e.number += 1 / float64(len(ix.t.idents[lp]))
+				} else {
+					e.ident += 1 / float64(len(ix.t.idents[lp]))
+				}
 			}
-			for _, i := range ix.t.idents[strings.ToLower(p)] {
-				a.get(i).ident += 1 / float64(len(ix.t.idents[strings.ToLower(p)]))
+			for _, i := range ix.t.srcIdents[lp] {
+				a.get(i).srcIdent += 1 / float64(len(ix.t.srcIdents[lp]))
 			}
 		}
 	}
-	keyed := u.keyedNumbers
+	// A constructor or guard in a record's source snippet that spells out
+	// the record's class or code ("NewStreamNameExistsError") names it as
+	// surely as the class does, when the query is that identifier alone.
+	if len(u.chunks) == 1 {
+		for _, p := range chunkForms(u.chunks[0]) {
+			if rs := ix.t.srcIdents[strings.ToLower(p)]; len(rs) == 1 && identSpellsName(p, ix.ds.Records[rs[0]]) {
+				a.get(rs[0]).keyedIdent = true
+			}
+		}
+	}
+	keyed := append(u.keyedNumbers, codeNumbers(u.chunks)...)
 	if len(u.chunks) == 1 {
 		keyed = append(keyed, u.chunks[0])
 	}
@@ -108,8 +141,17 @@ func (ix *Index) identify(a *analysis) {
 			e := a.get(i)
 			e.code = max(e.code, 1)
 		}
-		if rs := ix.t.idents[k]; len(rs) == 1 {
+		switch rs := ix.t.idents[k]; {
+		case isHTTPStatus(k):
+		case len(rs) == 1:
 			a.get(rs[0]).keyedIdent = true
+		case len(rs) <= maxSharedCode:
+			// A code number several records compare against is a shared
+			// code: each of them is named, none alone.
+			for _, i := range rs {
+				e := a.get(i)
+				e.code = max(e.code, 1)
+			}
 		}
 	}
 	if len(a.ev) == 0 {
@@ -126,14 +168,83 @@ func (ix *Index) indexes(rs []*errkb.Record) []int32 {
 	return out
 }
 
+// maxSharedCode is how many records a code number may name before it is
+// taken as too common to name any (a retry count, a port).
+const maxSharedCode = 5
+
 // chunkForms are the ways a piece of a query may name something: as it
-// is, and its last dotted component ("nats.JSConsumerOfflineErr").
+// is, and its last qualified component when that is identifier-shaped
+// ("nats.JSConsumerOfflineErr", "DbError::SyntaxError").
 func chunkForms(c string) []string {
 	out := []string{c}
-	if i := strings.LastIndexByte(c, '.'); i >= 0 && i+1 < len(c) {
+	if i := strings.LastIndexAny(c, ".:"); i >= 0 && i+1 < len(c) && identLike(c[i+1:]) {
 		out = append(out, c[i+1:])
 	}
 	return out
+}
+
+// identLike reports whether s is written like an identifier or code
+// rather than a word: with '_', '-', '.' or digits, or in camelCase.
+// ALL-CAPS words are not enough: log levels and stream names are written so.
+func identLike(s string) bool {
+	if len(s) < 3 || isNumber(s) {
+		return false
+	}
+	prevLower := false
+	for _, r := range s {
+		if r == '_' || r == '-' || r == '.' || (r >= '0' && r <= '9') || (prevLower && r >= 'A' && r <= 'Z') {
+			return true
+		}
+		prevLower = r >= 'a' && r <= 'z'
+	}
+	return false
+}
+
+// identSpellsName reports whether identifier id contains every word of
+// r's class or code.
+func identSpellsName(id string, r *errkb.Record) bool {
+	have := map[string]bool{}
+	for _, w := range strings.Fields(splitIdentifier(id)) {
+		have[w] = true
+	}
+	for _, name := range []string{r.ErrorClass, r.ErrorCode} {
+		words := strings.Fields(splitIdentifier(name))
+		if len(words) < 2 {
+			continue
+		}
+		all := true
+		for _, w := range words {
+			all = all && have[w]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// codeNumbers returns the numbers of three digits or more that a query
+// gives as codes: right after a word that says so ("err_code 20529",
+// "ErrorCode == 10045", "vendor code 7731", "db error 40021").
+func codeNumbers(chunks []string) []string {
+	var out []string
+	for i := 1; i < len(chunks); i++ {
+		if len(chunks[i]) < 3 || !isNumber(chunks[i]) {
+			continue
+		}
+		prev := strings.ToLower(chunks[i-1])
+		if strings.Contains(prev, "code") || strings.Contains(prev, "err") || prev == "errno" {
+			out = append(out, chunks[i])
+		}
+	}
+	return out
+}
+
+// isHTTPStatus reports whether a number reads as an HTTP status, which
+// API bodies carry next to the error's own code and which many errors
+// share.
+func isHTTPStatus(s string) bool {
+	return len(s) == 3 && s[0] >= '1' && s[0] <= '5'
 }
 
 func isNumber(s string) bool {
@@ -151,7 +262,7 @@ func codeEdits(n int) int {
 	switch {
 	case n < 5:
 		return 0
-	case n <= 10:
+	case n <= 7:
 		return 1
 	}
 	return 2
@@ -161,7 +272,7 @@ func codeEdits(n int) int {
 // class (JS_CONSUMER_OFLINE, js-consumer-offline, JSConsumerOflineError)
 // rather than as words, where a near code would be a guess.
 func looksLikeCode(s string) bool {
-	if strings.ContainsAny(s, "_-") {
+	if strings.ContainsAny(s, "_-.") {
 		return true
 	}
 	for i, r := range s {
@@ -259,7 +370,7 @@ func (e *evidence) computeScore() {
 	if e.keyedIdent {
 		s += 450
 	} else {
-		s += 150 * min(1, e.ident)
+		s += 150*min(1, e.ident) + 100*min(1, e.srcIdent) + 40*min(1, e.number)
 	}
 	if e.nearCode > 0 {
 		s += 320 - 70*float64(e.nearCode)
@@ -279,35 +390,47 @@ func (e *evidence) computeScore() {
 		s += 25
 	}
 	s += 10 * e.bleve
-	e.score = s
+	// Rounded so that float noise in bleve's scores does not decide
+	// between records with equal evidence; see Index.before.
+	e.score = math.Round(s*1000) / 1000
 }
 
-// textCover scores how well the query's words and the record's message
-// (or code) words cover each other, weighting words by rarity: a fragment
-// scores by how much of the message it names, a long log line by how much
-// of the message it contains.
+// textCover scores how well the query's words and the record's words
+// cover each other, weighting words by rarity. Half the score is how much
+// of the query the record's message and names (code, class) explain; the
+// other half how much of the message, and of the names, the query holds.
+// So a fragment scores by how much of the message it names, a long log
+// line by how much of the message it contains, and of two records sharing
+// a code the one whose message the query spells out wins.
 func (ix *Index) textCover(a *analysis, e *evidence) {
-	if len(a.words) == 0 {
+	if len(a.words) == 0 || e.code == 2 || e.class == 2 {
+		// A query that is the record's name is not a description: its
+		// words say nothing about which of the records sharing the name
+		// is meant.
 		return
 	}
-	var qIDF float64
+	msg, code := ix.t.msgWords[e.rec], ix.t.codeWords[e.rec]
+	var qIDF, inAny, inMsg, inCode float64
 	for _, w := range a.words {
-		qIDF += ix.t.words.idf(w)
-	}
-	best := 0.0
-	for _, ws := range []wordSet{ix.t.msgWords[e.rec], ix.t.codeWords[e.rec]} {
-		if ws.idf == 0 {
-			continue
+		idf := ix.t.words.idf(w)
+		qIDF += idf
+		if msg.words[w] {
+			inMsg += idf
 		}
-		matched := 0.0
-		for _, w := range a.words {
-			if ws.words[w] {
-				matched += ix.t.words.idf(w)
-			}
+		if code.words[w] {
+			inCode += idf
 		}
-		best = max(best, 0.5*matched/qIDF+0.5*matched/ws.idf)
+		if msg.words[w] || code.words[w] {
+			inAny += idf
+		}
 	}
-	e.text = best
+	e.text = 0.5 * inAny / qIDF
+	if msg.idf > 0 {
+		e.text += 0.25 * inMsg / msg.idf
+	}
+	if code.idf > 0 {
+		e.text += 0.25 * inCode / code.idf
+	}
 	if len(a.words) >= 2 && strings.Contains(ix.t.msgSeq[e.rec], " "+strings.Join(a.words, " ")+" ") {
 		e.phrase = true
 	}

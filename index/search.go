@@ -143,13 +143,41 @@ func (ix *Index) rank(ctx context.Context, a *analysis, q Query, size int) ([]*e
 		e.computeScore()
 		ranked = append(ranked, e)
 	}
-	sort.SliceStable(ranked, func(i, j int) bool {
-		if ranked[i].score != ranked[j].score {
-			return ranked[i].score > ranked[j].score
-		}
-		return ranked[i].rec < ranked[j].rec
-	})
+	sort.SliceStable(ranked, func(i, j int) bool { return ix.before(ranked[i], ranked[j]) })
 	return ranked, &Result{Total: int(res.Total), Facets: facetsOf(res)}, nil
+}
+
+// before orders ranked records: by score, and records with equal evidence
+// (several records sharing the code or class that was asked for) by
+// severity, then by the shorter slug, since records sharing a code tend to
+// name the special cases with longer slugs ("lock-serialization-conflict"
+// beside "serialization-conflict"), then by dataset order.
+func (ix *Index) before(a, b *evidence) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	ra, rb := ix.ds.Records[a.rec], ix.ds.Records[b.rec]
+	if sa, sb := severityRank(ra.Severity), severityRank(rb.Severity); sa != sb {
+		return sa > sb
+	}
+	if len(ra.Slug) != len(rb.Slug) {
+		return len(ra.Slug) < len(rb.Slug)
+	}
+	return a.rec < b.rec
+}
+
+func severityRank(s string) int {
+	switch strings.ToLower(s) {
+	case "fatal", "critical", "panic":
+		return 4
+	case "error":
+		return 3
+	case "warning", "warn":
+		return 2
+	case "info", "notice":
+		return 1
+	}
+	return 0
 }
 
 // browse lists records under q's filters when there is no text.

@@ -24,11 +24,26 @@ type tables struct {
 	// records that use them, so "JSConsumerOfflineErr" or "10045" finds
 	// the record whose guard compares against it.
 	idents map[string][]int32
+	// srcIdents does the same for the source snippet, whose identifiers
+	// (the raising function, the error constructor) name the record too,
+	// but less surely: a snippet also names its neighbours.
+	srcIdents map[string][]int32
 	// msgWords are each record's message words (errorMessage and the
 	// literal text of its pattern), codeWords its code and class words.
 	msgWords  []wordSet
 	codeWords []wordSet
 	msgSeq    []string // errorMessage words joined by spaces, padded, for phrases
+	// templates maps a message or pattern written with placeholders,
+	// lower-cased with white space folded, to its records: engineers paste
+	// the template itself from docs or source ("invalid offset %d").
+	templates map[string][]templateRef
+}
+
+// templateRef is a record whose message or pattern is a template, with
+// the literal letters and digits it pins down.
+type templateRef struct {
+	rec    int32
+	weight int
 }
 
 // wordSet is a record's words with the sum of their IDF.
@@ -42,9 +57,11 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 		recByID:   make(map[string]int32, len(recs)),
 		codeKeys:  map[string][]int32{},
 		idents:    map[string][]int32{},
+		srcIdents: map[string][]int32{},
 		msgWords:  make([]wordSet, len(recs)),
 		codeWords: make([]wordSet, len(recs)),
 		msgSeq:    make([]string, len(recs)),
+		templates: map[string][]templateRef{},
 	}
 	t.patterns = newPatternSet(recs)
 	df := map[string]int{}
@@ -77,8 +94,30 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 				codeDF[k]++
 			}
 		}
-		for id := range recordIdents(r) {
+		for _, p := range []string{r.MessagePattern, r.ErrorMessage} {
+			pieces, _ := parsePattern(p)
+			if len(pieces) < 2 && (len(pieces) == 0 || !pieces[0].hole) {
+				continue // literal text: the patterns already match it
+			}
+			w := 0
+			for _, pc := range pieces {
+				if !pc.hole {
+					w += alnumCount(pc.lit)
+				}
+			}
+			k := normalizeText(p)
+			if w > 0 && !containsRef(t.templates[k], int32(i)) {
+				t.templates[k] = append(t.templates[k], templateRef{int32(i), w})
+			}
+		}
+		named := recordIdents(r)
+		for id := range named {
 			t.idents[id] = append(t.idents[id], int32(i))
+		}
+		for _, id := range identRE.FindAllString(r.SourceCode, -1) {
+			if k := strings.ToLower(id); distinctiveIdent(id) && !named[k] && !containsIdx(t.srcIdents[k], int32(i)) {
+				t.srcIdents[k] = append(t.srcIdents[k], int32(i))
+			}
 		}
 	}
 	var err error
@@ -101,6 +140,15 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 func containsIdx(s []int32, i int32) bool {
 	for _, v := range s {
 		if v == i {
+			return true
+		}
+	}
+	return false
+}
+
+func containsRef(s []templateRef, i int32) bool {
+	for _, v := range s {
+		if v.rec == i {
 			return true
 		}
 	}
@@ -142,9 +190,9 @@ func recordIdents(r *errkb.Record) map[string]bool {
 }
 
 // distinctiveIdent keeps identifiers that can name one error: numbers of
-// three digits or more, and names of six letters or more written in
-// CamelCase, snake_case or with digits. Plain words ("errors", "return")
-// are left to text search.
+// three digits or more, and names of six characters or more written in
+// camelCase, snake_case or with digits. Plain words, capitalized or not
+// ("errors", "CONSUMER"), are left to text search.
 func distinctiveIdent(s string) bool {
 	if len(s) < 3 {
 		return false
@@ -155,11 +203,12 @@ func distinctiveIdent(s string) bool {
 	if len(s) < 6 {
 		return false
 	}
-	upperAfterFirst := false
-	for i, r := range s {
-		if (i > 0 && unicode.IsUpper(r)) || r == '_' || unicode.IsDigit(r) {
-			upperAfterFirst = true
+	prevLower := false
+	for _, r := range s {
+		if r == '_' || unicode.IsDigit(r) || (prevLower && unicode.IsUpper(r)) {
+			return true
 		}
+		prevLower = unicode.IsLower(r)
 	}
-	return upperAfterFirst
+	return false
 }

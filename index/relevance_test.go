@@ -1,0 +1,193 @@
+package index_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index"
+)
+
+// The relevance suite: labelled queries of every kind engineers paste
+// (testdata/relevance/queries.json) against a fixture dataset of fictional
+// projects (testdata/relevance/dataset), run through index.Search and
+// index.Lookup exactly as the web handlers call them.
+
+var showMisses = flag.Bool("relevance.misses", false, "list every query whose first hit or lookup is wrong")
+
+// Bars the suite must clear. A wrong confident lookup is worse than none,
+// hence the higher bar on lookup precision.
+const (
+	minTop1Overall    = 0.97
+	minTop1PerKind    = 0.93
+	minLookupPrecison = 0.99
+)
+
+type labelled struct {
+	Kind   string `json:"kind"`
+	Q      string `json:"q"`
+	Want   string `json:"want"`
+	Lookup bool   `json:"lookup"`
+}
+
+// kindStats accumulates one kind's figures.
+type kindStats struct {
+	n, top1            int
+	rr                 float64
+	lookups, covered   int // queries labelled lookup, and of those matched to want
+	matches, rightOnes int // confident matches made, and of those right
+}
+
+func (s *kindStats) add(o kindStats) {
+	s.n += o.n
+	s.top1 += o.top1
+	s.rr += o.rr
+	s.lookups += o.lookups
+	s.covered += o.covered
+	s.matches += o.matches
+	s.rightOnes += o.rightOnes
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 1
+	}
+	return float64(a) / float64(b)
+}
+
+func relevanceIndex(t testing.TB) (*index.Index, []labelled) {
+	t.Helper()
+	ds, err := errkb.Load(errkb.Source{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.Build(context.Background(), ds, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	data, err := os.ReadFile("../testdata/relevance/queries.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []labelled
+	if err := json.Unmarshal(data, &qs); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range qs {
+		if _, ok := ds.ByID(q.Want); !ok {
+			t.Fatalf("query %q wants %s, which is not in the dataset", q.Q, q.Want)
+		}
+	}
+	return ix, qs
+}
+
+func TestRelevance(t *testing.T) {
+	ix, qs := relevanceIndex(t)
+	if len(qs) < 400 {
+		t.Fatalf("only %d labelled queries; the suite needs at least 400", len(qs))
+	}
+	ctx := context.Background()
+	stats := map[string]*kindStats{}
+	var misses []string
+	for _, q := range qs {
+		var s kindStats
+		s.n = 1
+		res, err := ix.Search(ctx, index.Query{Text: q.Q})
+		if err != nil {
+			t.Fatalf("Search(%q): %v", q.Q, err)
+		}
+		rank := 0
+		for i, h := range res.Hits {
+			if i == 10 {
+				break
+			}
+			if h.Record.ID == q.Want {
+				rank = i + 1
+				break
+			}
+		}
+		if rank == 1 {
+			s.top1 = 1
+		} else {
+			misses = append(misses, fmt.Sprintf("search %-9s rank %d %q: want %s, first %s", q.Kind, rank, q.Q, q.Want, first(res)))
+		}
+		if rank > 0 {
+			s.rr = 1 / float64(rank)
+		}
+		lr, err := ix.Lookup(ctx, q.Q)
+		if err != nil {
+			t.Fatalf("Lookup(%q): %v", q.Q, err)
+		}
+		if q.Lookup {
+			s.lookups = 1
+		}
+		if lr.Match != nil {
+			s.matches = 1
+			if lr.Match.ID == q.Want {
+				s.rightOnes = 1
+				s.covered = s.lookups
+			} else {
+				misses = append(misses, fmt.Sprintf("WRONG LOOKUP %-9s %q: want %s, matched %s (%s)", q.Kind, q.Q, q.Want, lr.Match.ID, lr.Reason))
+			}
+		} else if q.Lookup {
+			misses = append(misses, fmt.Sprintf("lookup %-9s %q: want %s, no match", q.Kind, q.Q, q.Want))
+		}
+		if stats[q.Kind] == nil {
+			stats[q.Kind] = &kindStats{}
+		}
+		stats[q.Kind].add(s)
+	}
+
+	kinds := make([]string, 0, len(stats))
+	var all kindStats
+	for k, s := range stats {
+		kinds = append(kinds, k)
+		all.add(*s)
+	}
+	sort.Strings(kinds)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n| kind | queries | top-1 | MRR@10 | lookup coverage | lookup precision |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
+	row := func(name string, s *kindStats) {
+		fmt.Fprintf(&b, "| %s | %d | %.3f | %.3f | %.3f (%d/%d) | %.3f (%d/%d) |\n", name, s.n, ratio(s.top1, s.n), s.rr/float64(s.n),
+			ratio(s.covered, s.lookups), s.covered, s.lookups, ratio(s.rightOnes, s.matches), s.rightOnes, s.matches)
+	}
+	for _, k := range kinds {
+		row(k, stats[k])
+	}
+	row("**all**", &all)
+	t.Log(b.String())
+	if *showMisses || t.Failed() {
+		t.Log("\n" + strings.Join(misses, "\n"))
+	}
+
+	for _, k := range kinds {
+		if got := ratio(stats[k].top1, stats[k].n); got < minTop1PerKind {
+			t.Errorf("kind %s: top-1 %.3f, below %.2f", k, got, minTop1PerKind)
+		}
+	}
+	if got := ratio(all.top1, all.n); got < minTop1Overall {
+		t.Errorf("overall top-1 %.3f, below %.2f", got, minTop1Overall)
+	}
+	if got := ratio(all.rightOnes, all.matches); got < minLookupPrecison {
+		t.Errorf("lookup precision %.3f, below %.2f", got, minLookupPrecison)
+	}
+	if t.Failed() && !*showMisses {
+		t.Log("\n" + strings.Join(misses, "\n"))
+	}
+}
+
+func first(res *index.Result) string {
+	if len(res.Hits) == 0 {
+		return "nothing"
+	}
+	h := res.Hits[0].Record
+	return h.ID + " (" + h.ErrorCode + ": " + h.ErrorMessage + ")"
+}
