@@ -142,6 +142,9 @@ func (ix *Index) confident(a *analysis, ranked []*evidence) (*evidence, string) 
 // messageWeight is the literal text of the record's pattern found as typed,
 // or 0 when that is too little to count.
 func (e *evidence) messageWeight() int {
+	if e.code == 2 || e.class == 2 {
+		return 0 // the query is the name; its words are not a message
+	}
 	if p := e.pattern; !p.corrected && (p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight) {
 		return p.weight
 	}

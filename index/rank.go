@@ -25,9 +25,11 @@ type evidence struct {
 	nearCode   int // edits between the query and the record's code or class; 0: not near
 	pattern    patternHit
 	text       float64 // 0..1: how well query and message words cover each other
+	textLen    float64 // the part of text that measures how much of the message the query holds
 	phrase     bool    // the query's words occur in this order in the message
 	bleve      float64 // 0..1: bleve's relevance over all fields, for prose matches
 	score      float64
+	sortScore  float64 // score, evened out among records sharing a code; see evenSharedCodes
 }
 
 // analysis is a query understood against this index's tables.
@@ -392,8 +394,10 @@ func (e *evidence) computeScore() {
 	s += 10 * e.bleve
 	// Rounded so that float noise in bleve's scores does not decide
 	// between records with equal evidence; see Index.before.
-	e.score = math.Round(s*1000) / 1000
+	e.score = round3(s)
 }
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
 // textCover scores how well the query's words and the record's words
 // cover each other, weighting words by rarity. Half the score is how much
@@ -426,11 +430,12 @@ func (ix *Index) textCover(a *analysis, e *evidence) {
 	}
 	e.text = 0.5 * inAny / qIDF
 	if msg.idf > 0 {
-		e.text += 0.25 * inMsg / msg.idf
+		e.textLen += 0.25 * inMsg / msg.idf
 	}
 	if code.idf > 0 {
-		e.text += 0.25 * inCode / code.idf
+		e.textLen += 0.25 * inCode / code.idf
 	}
+	e.text += e.textLen
 	if len(a.words) >= 2 && strings.Contains(ix.t.msgSeq[e.rec], " "+strings.Join(a.words, " ")+" ") {
 		e.phrase = true
 	}

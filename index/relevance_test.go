@@ -129,12 +129,16 @@ func TestRelevance(t *testing.T) {
 		if q.Lookup {
 			s.lookups = 1
 		}
+		// A match is right only on a query labelled as a lookup: on the
+		// others a redirect would be a guess, even to the wanted record.
 		if lr.Match != nil {
 			s.matches = 1
-			if lr.Match.ID == q.Want {
-				s.rightOnes = 1
-				s.covered = s.lookups
-			} else {
+			switch {
+			case lr.Match.ID == q.Want && q.Lookup:
+				s.rightOnes, s.covered = 1, 1
+			case lr.Match.ID == q.Want:
+				misses = append(misses, fmt.Sprintf("GUESSED LOOKUP %-9s %q: matched %s (%s), labelled not a lookup", q.Kind, q.Q, lr.Match.ID, lr.Reason))
+			default:
 				misses = append(misses, fmt.Sprintf("WRONG LOOKUP %-9s %q: want %s, matched %s (%s)", q.Kind, q.Q, q.Want, lr.Match.ID, lr.Reason))
 			}
 		} else if q.Lookup {

@@ -143,6 +143,7 @@ func (ix *Index) rank(ctx context.Context, a *analysis, q Query, size int) ([]*e
 		e.computeScore()
 		ranked = append(ranked, e)
 	}
+	ix.evenSharedCodes(ranked)
 	sort.SliceStable(ranked, func(i, j int) bool { return ix.before(ranked[i], ranked[j]) })
 	return ranked, &Result{Total: int(res.Total), Facets: facetsOf(res)}, nil
 }
@@ -153,8 +154,8 @@ func (ix *Index) rank(ctx context.Context, a *analysis, q Query, size int) ([]*e
 // name the special cases with longer slugs ("lock-serialization-conflict"
 // beside "serialization-conflict"), then by dataset order.
 func (ix *Index) before(a, b *evidence) bool {
-	if a.score != b.score {
-		return a.score > b.score
+	if a.sortScore != b.sortScore {
+		return a.sortScore > b.sortScore
 	}
 	ra, rb := ix.ds.Records[a.rec], ix.ds.Records[b.rec]
 	if sa, sb := severityRank(ra.Severity), severityRank(rb.Severity); sa != sb {
@@ -164,6 +165,34 @@ func (ix *Index) before(a, b *evidence) bool {
 		return len(ra.Slug) < len(rb.Slug)
 	}
 	return a.rec < b.rec
+}
+
+// evenSharedCodes sets sortScore. Records sharing a code that the query
+// matches with the same evidence apart from message length and bleve's
+// length-normalized score are made equal, so that the shorter message does
+// not win only for being shorter and before's order among a code's records
+// applies.
+func (ix *Index) evenSharedCodes(ranked []*evidence) {
+	type key struct {
+		code string
+		core float64
+	}
+	best := map[key]float64{}
+	keyOf := func(e *evidence) (key, bool) {
+		c := NormalizeCode(ix.ds.Records[e.rec].ErrorCode)
+		return key{c, round3(e.score - 100*e.textLen - 10*e.bleve)}, c != ""
+	}
+	for _, e := range ranked {
+		e.sortScore = e.score
+		if k, ok := keyOf(e); ok {
+			best[k] = max(best[k], e.score)
+		}
+	}
+	for _, e := range ranked {
+		if k, ok := keyOf(e); ok {
+			e.sortScore = best[k]
+		}
+	}
 }
 
 func severityRank(s string) int {

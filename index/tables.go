@@ -115,7 +115,8 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 			t.idents[id] = append(t.idents[id], int32(i))
 		}
 		for _, id := range identRE.FindAllString(r.SourceCode, -1) {
-			if k := strings.ToLower(id); distinctiveIdent(id) && !named[k] && !containsIdx(t.srcIdents[k], int32(i)) {
+			// Numbers in a snippet are sizes, statuses and timeouts, not names.
+			if k := strings.ToLower(id); distinctiveIdent(id) && !isNumber(id) && !named[k] && !containsIdx(t.srcIdents[k], int32(i)) {
 				t.srcIdents[k] = append(t.srcIdents[k], int32(i))
 			}
 		}
