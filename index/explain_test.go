@@ -11,7 +11,10 @@ import (
 	"github.com/errkb/errkb"
 )
 
-var explainQuery = flag.String("explain", "", "print the evidence behind the ranking of this query over testdata/relevance")
+var (
+	explainQuery = flag.String("explain", "", "print the evidence behind the ranking of this query over testdata/relevance")
+	explainScale = flag.Int("explain.scale", 0, "explain over the fixture scaled to this many records")
+)
 
 // TestExplain prints how a query was understood and ranked; it is a tool
 // for tuning, run with -explain 'query'.
@@ -23,6 +26,9 @@ func TestExplain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if *explainScale > 0 {
+		ds = scaledDataset(t, *explainScale)
+	}
 	ix, err := Build(context.Background(), ds, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +37,7 @@ func TestExplain(t *testing.T) {
 	t.Logf("segments %q\nwords %q\nchunks %q\nkeyed %q", u.segments, u.words, u.chunks, u.keyedNumbers)
 	a := ix.analyze(u)
 	t.Logf("corrections %v near %v", a.corrections, a.near)
-	ranked, _, err := ix.rank(context.Background(), a, Query{Text: *explainQuery}, 10)
+	ranked, _, err := ix.rank(context.Background(), a, Query{Text: *explainQuery}, rerankWindow)
 	if err != nil {
 		t.Fatal(errors.Unwrap(err))
 	}

@@ -43,8 +43,18 @@ func (ix *Index) Lookup(ctx context.Context, text string) (*LookupResult, error)
 		match = m
 		out.Match, out.Reason = ix.ds.Records[m.rec], reason
 	}
+	// A name shared by several records (a code raised at several call
+	// sites) lists exactly those records, for the reader to choose from.
+	onlyNamed := false
+	if len(ranked) > 0 && match == nil {
+		t, _ := ranked[0].tier(a.u)
+		onlyNamed = t >= tierName
+	}
 	for _, e := range ranked {
 		if e == match {
+			continue
+		}
+		if t, _ := e.tier(a.u); onlyNamed && t < tierName {
 			continue
 		}
 		if len(out.Alternatives) == maxAlternatives {

@@ -43,23 +43,41 @@ type patternHit struct {
 	corrected bool // matched only after spelling correction
 }
 
-// newPatternSet compiles the patterns of recs: messagePattern, and
+// parsedPattern is one pattern of one record, split into pieces.
+type parsedPattern struct {
+	rec    int32
+	pieces []piece
+	expr   string
+}
+
+// parseRecordPatterns parses the patterns of recs: messagePattern, and
 // errorMessage too when it differs (it may be a filled-in sample of the
 // pattern, which is what engineers paste).
-func newPatternSet(recs []*errkb.Record) *patternSet {
-	ps := &patternSet{byWord: map[string][]int32{}}
+func parseRecordPatterns(recs []*errkb.Record) []parsedPattern {
+	var out []parsedPattern
 	for i, r := range recs {
-		seen := map[string]bool{}
-		for _, p := range []string{r.MessagePattern, r.ErrorMessage} {
-			p = strings.TrimSpace(p)
-			if p == "" || seen[p] {
+		pat, msg := strings.TrimSpace(r.MessagePattern), strings.TrimSpace(r.ErrorMessage)
+		if msg == pat {
+			msg = ""
+		}
+		for _, p := range []string{pat, msg} {
+			if p == "" {
 				continue
 			}
-			seen[p] = true
-			if m, ok := compilePattern(p); ok {
-				m.rec = int32(i)
-				ps.matchers = append(ps.matchers, m)
-			}
+			pieces, expr := parsePattern(p)
+			out = append(out, parsedPattern{rec: int32(i), pieces: pieces, expr: expr})
+		}
+	}
+	return out
+}
+
+// newPatternSet compiles parsed patterns and indexes them by word.
+func newPatternSet(parsed []parsedPattern) *patternSet {
+	ps := &patternSet{byWord: map[string][]int32{}}
+	for _, pp := range parsed {
+		if m, ok := compilePattern(pp.pieces, pp.expr); ok {
+			m.rec = pp.rec
+			ps.matchers = append(ps.matchers, m)
 		}
 	}
 	df := map[string]int{}
@@ -92,8 +110,7 @@ type piece struct {
 
 // compilePattern compiles p; ok is false when p pins down no literal text
 // and so can never be evidence.
-func compilePattern(p string) (matcher, bool) {
-	pieces, expr := parsePattern(p)
+func compilePattern(pieces []piece, expr string) (matcher, bool) {
 	m := matcher{}
 	for _, pc := range pieces {
 		if !pc.hole {

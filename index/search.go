@@ -66,7 +66,7 @@ type FacetCount struct {
 // decides the first places (ids, codes, patterns) is gathered outside
 // bleve and forced into the window, so bleve only has to bring the best
 // text matches into it.
-const rerankWindow = 50
+const rerankWindow = 200
 
 // Search runs q against the index. Text is first understood (codes, ids,
 // messages inside log lines and JSON, typos), bleve then finds text
@@ -89,33 +89,68 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Result, error) {
 		r := ix.ds.Records[e.rec]
 		out.Hits = append(out.Hits, Hit{Record: r, Score: e.score, Highlights: ix.highlight(a, r)})
 	}
+	out.Facets = ix.facets(ranked)
 	out.DidYouMean = ix.didYouMean(a, ranked)
 	return out, nil
 }
 
-// rank asks bleve for the size best text matches plus every record with
+// facets counts projects, tags and severities among the ranked results,
+// the best rerankWindow matches or more. Counting bleve's every match
+// instead made facets the largest cost of a query: a pasted log line
+// shares a word or two with much of a dataset, and those records are not
+// results anyone would page to.
+func (ix *Index) facets(ranked []*evidence) Facets {
+	repo, tag, sev := map[string]int{}, map[string]int{}, map[string]int{}
+	for _, e := range ranked {
+		r := ix.ds.Records[e.rec]
+		repo[r.Repo]++
+		sev[r.Severity]++
+		for _, t := range r.Tags {
+			tag[t]++
+		}
+	}
+	return Facets{Repo: topCounts(repo, 20), Tag: topCounts(tag, 20), Severity: topCounts(sev, 10)}
+}
+
+// topCounts lists the n most frequent values, ties in value order.
+func topCounts(m map[string]int, n int) []FacetCount {
+	out := make([]FacetCount, 0, len(m))
+	for v, c := range m {
+		if v != "" {
+			out = append(out, FacetCount{Value: v, Count: c})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Value < out[j].Value
+	})
+	return out[:min(n, len(out))]
+}
+
+// rank asks bleve for the size best text matches plus the records with
 // evidence, under q's filters, and orders them by evidence score. The
-// Result carries the total and facets; its Hits are left to the caller.
+// Result carries the total; its Hits and Facets are left to the caller.
 func (ix *Index) rank(ctx context.Context, a *analysis, q Query, size int) ([]*evidence, *Result, error) {
 	var should []query.Query
 	if tq := textQuery(a.searchWords()); tq != nil {
 		should = append(should, tq)
 	}
-	if len(a.ev) > 0 {
-		ids := make([]string, 0, len(a.ev))
-		for i := range a.ev {
-			ids = append(ids, ix.ds.Records[i].ID)
-		}
+	ids := ix.evidenceIDs(a)
+	if len(ids) > 0 {
 		d := bleve.NewDocIDQuery(ids)
 		d.SetBoost(100)
 		should = append(should, d)
+		size += len(ids)
 	}
 	if len(should) == 0 {
 		return nil, &Result{}, nil
 	}
+	// Sorted by score alone: a tie-break on _id would load every match's id
+	// from doc values, the largest cost of a broad query; ties are broken
+	// after re-ranking instead.
 	req := bleve.NewSearchRequestOptions(ix.filtered(q, bleve.NewDisjunctionQuery(should...)), size, 0, false)
-	req.SortBy([]string{"-_score", "_id"})
-	addFacets(req)
 	res, err := ix.bi.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, nil, fmt.Errorf("search %q: %w", q.Text, err)
@@ -145,7 +180,37 @@ func (ix *Index) rank(ctx context.Context, a *analysis, q Query, size int) ([]*e
 	}
 	ix.evenSharedCodes(ranked)
 	sort.SliceStable(ranked, func(i, j int) bool { return ix.before(ranked[i], ranked[j]) })
-	return ranked, &Result{Total: int(res.Total), Facets: facetsOf(res)}, nil
+	return ranked, &Result{Total: int(res.Total)}, nil
+}
+
+// maxEvidenceDocs bounds how many records found by evidence outside bleve
+// join bleve's hits; a common identifier ("err_code" in many guards) can
+// point at thousands.
+const maxEvidenceDocs = 100
+
+// evidenceIDs returns the ids of the records with the strongest evidence
+// gathered before bleve, at most maxEvidenceDocs. The window of hits grows
+// by as many, so text matches keep their places.
+func (ix *Index) evidenceIDs(a *analysis) []string {
+	evs := make([]*evidence, 0, len(a.ev))
+	for _, e := range a.ev {
+		e.computeScore()
+		evs = append(evs, e)
+	}
+	if len(evs) > maxEvidenceDocs {
+		sort.Slice(evs, func(i, j int) bool {
+			if evs[i].score != evs[j].score {
+				return evs[i].score > evs[j].score
+			}
+			return evs[i].rec < evs[j].rec
+		})
+		evs = evs[:maxEvidenceDocs]
+	}
+	ids := make([]string, len(evs))
+	for i, e := range evs {
+		ids[i] = ix.ds.Records[e.rec].ID
+	}
+	return ids
 }
 
 // before orders ranked records: by score, and records with equal evidence
@@ -167,30 +232,37 @@ func (ix *Index) before(a, b *evidence) bool {
 	return a.rec < b.rec
 }
 
-// evenSharedCodes sets sortScore. Records sharing a code that the query
-// matches with the same evidence apart from message length and bleve's
-// length-normalized score are made equal, so that the shorter message does
-// not win only for being shorter and before's order among a code's records
-// applies.
+// evenSharedCodes sets sortScore. Records sharing a code or a class that
+// the query matches with the same evidence apart from message length and
+// bleve's length-normalized score are made equal, so that the shorter
+// message does not win only for being shorter, and before's order among
+// one error family applies.
 func (ix *Index) evenSharedCodes(ranked []*evidence) {
 	type key struct {
-		code string
+		name string
 		core float64
 	}
-	best := map[key]float64{}
-	keyOf := func(e *evidence) (key, bool) {
-		c := NormalizeCode(ix.ds.Records[e.rec].ErrorCode)
-		return key{c, round3(e.score - 100*e.textLen - 10*e.bleve)}, c != ""
+	names := func(e *evidence) [2]string {
+		r := ix.ds.Records[e.rec]
+		return [2]string{"code:" + NormalizeCode(r.ErrorCode), "class:" + strings.ToLower(r.ErrorClass)}
 	}
+	best := map[key]float64{}
 	for _, e := range ranked {
 		e.sortScore = e.score
-		if k, ok := keyOf(e); ok {
-			best[k] = max(best[k], e.score)
+		core := round3(e.score - 100*e.textLen - 10*e.bleve)
+		for _, n := range names(e) {
+			if !strings.HasSuffix(n, ":") {
+				k := key{n, core}
+				best[k] = max(best[k], e.score)
+			}
 		}
 	}
 	for _, e := range ranked {
-		if k, ok := keyOf(e); ok {
-			e.sortScore = best[k]
+		core := round3(e.score - 100*e.textLen - 10*e.bleve)
+		for _, n := range names(e) {
+			if !strings.HasSuffix(n, ":") {
+				e.sortScore = max(e.sortScore, best[key{n, core}])
+			}
 		}
 	}
 }
@@ -271,31 +343,50 @@ func (ix *Index) filtered(q Query, text query.Query) query.Query {
 			must = append(must, t)
 		}
 	}
-	if len(must) == 0 {
+	switch len(must) {
+	case 0:
 		return bleve.NewMatchAllQuery()
+	case 1:
+		return must[0]
 	}
 	return bleve.NewConjunctionQuery(must...)
 }
 
 // textQuery matches words against the message, names and prose, weighted
 // so that a message match beats a mention in prose. Typos are corrected
-// before, so no fuzzy expansion is needed here.
+// before, so no fuzzy expansion is needed here. A record must contain two
+// of the words when there are four or more: a log line's every word
+// ("not", "request") would otherwise match most records, which costs
+// time (facets visit every match) and makes totals meaningless.
 func textQuery(words []string) query.Query {
 	if len(words) == 0 {
 		return nil
 	}
-	text := strings.Join(words, " ")
-	var parts []query.Query
-	for _, f := range []struct {
+	fields := []struct {
 		field string
 		boost float64
 	}{
 		{fieldMessage, 4}, {fieldCodeText, 3}, {fieldPattern, 1}, {fieldDoc, 1}, {fieldProse, 0.5}, {fieldCodeBody, 0.5},
-	} {
-		m := bleve.NewMatchQuery(text)
-		m.SetField(f.field)
-		m.SetBoost(f.boost)
-		parts = append(parts, m)
 	}
-	return bleve.NewDisjunctionQuery(parts...)
+	perWord := make([]query.Query, 0, len(words))
+	seen := map[string]bool{}
+	for _, w := range words {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		parts := make([]query.Query, 0, len(fields))
+		for _, f := range fields {
+			m := bleve.NewMatchQuery(w)
+			m.SetField(f.field)
+			m.SetBoost(f.boost)
+			parts = append(parts, m)
+		}
+		perWord = append(perWord, bleve.NewDisjunctionQuery(parts...))
+	}
+	d := bleve.NewDisjunctionQuery(perWord...)
+	if len(perWord) >= 4 {
+		d.SetMin(2)
+	}
+	return d
 }

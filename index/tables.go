@@ -2,7 +2,6 @@ package index
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -63,7 +62,29 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 		msgSeq:    make([]string, len(recs)),
 		templates: map[string][]templateRef{},
 	}
-	t.patterns = newPatternSet(recs)
+	parsed := parseRecordPatterns(recs)
+	t.patterns = newPatternSet(parsed)
+	patWords := make([][]string, len(recs))
+	for _, pp := range parsed {
+		for _, pc := range pp.pieces {
+			if !pc.hole {
+				patWords[pp.rec] = append(patWords[pp.rec], messageWords(pc.lit)...)
+			}
+		}
+		if !isTemplate(pp.pieces) {
+			continue // literal text, which the patterns match, or a regexp
+		}
+		w := 0
+		for _, pc := range pp.pieces {
+			if !pc.hole {
+				w += alnumCount(pc.lit)
+			}
+		}
+		k := normalizeText(templateText(pp.pieces))
+		if w > 0 && !containsRef(t.templates[k], pp.rec) {
+			t.templates[k] = append(t.templates[k], templateRef{pp.rec, w})
+		}
+	}
 	df := map[string]int{}
 	codeDF := map[string]int{}
 	for i, r := range recs {
@@ -71,7 +92,7 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 		mw := messageWords(r.ErrorMessage)
 		t.msgSeq[i] = " " + strings.Join(mw, " ") + " "
 		msg := map[string]bool{}
-		for _, w := range append(mw, patternWords(r.MessagePattern)...) {
+		for _, w := range append(mw, patWords[i]...) {
 			msg[w] = true
 		}
 		code := map[string]bool{}
@@ -94,32 +115,16 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 				codeDF[k]++
 			}
 		}
-		for _, p := range []string{r.MessagePattern, r.ErrorMessage} {
-			pieces, _ := parsePattern(p)
-			if len(pieces) < 2 && (len(pieces) == 0 || !pieces[0].hole) {
-				continue // literal text: the patterns already match it
-			}
-			w := 0
-			for _, pc := range pieces {
-				if !pc.hole {
-					w += alnumCount(pc.lit)
-				}
-			}
-			k := normalizeText(p)
-			if w > 0 && !containsRef(t.templates[k], int32(i)) {
-				t.templates[k] = append(t.templates[k], templateRef{int32(i), w})
-			}
-		}
 		named := recordIdents(r)
 		for id := range named {
 			t.idents[id] = append(t.idents[id], int32(i))
 		}
-		for _, id := range identRE.FindAllString(r.SourceCode, -1) {
+		scanIdents(r.SourceCode, func(id string) {
 			// Numbers in a snippet are sizes, statuses and timeouts, not names.
 			if k := strings.ToLower(id); distinctiveIdent(id) && !isNumber(id) && !named[k] && !containsIdx(t.srcIdents[k], int32(i)) {
 				t.srcIdents[k] = append(t.srcIdents[k], int32(i))
 			}
-		}
+		})
 	}
 	var err error
 	if t.words, err = newVocab(df, len(recs)); err != nil {
@@ -156,23 +161,67 @@ func containsRef(s []templateRef, i int32) bool {
 	return false
 }
 
-// patternWords are the words of a pattern's literal text.
-func patternWords(p string) []string {
-	if strings.TrimSpace(p) == "" {
-		return nil
-	}
-	pieces, _ := parsePattern(p)
-	var out []string
+// isTemplate reports whether pieces come from a template with printf or
+// {name} placeholders (a regexp's holes keep no text).
+func isTemplate(pieces []piece) bool {
+	holes := 0
 	for _, pc := range pieces {
-		if !pc.hole {
-			out = append(out, messageWords(pc.lit)...)
+		if pc.hole {
+			if pc.lit == "" {
+				return false
+			}
+			holes++
 		}
 	}
-	return out
+	return holes > 0
 }
 
-// identRE finds identifiers and numbers in code.
-var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*|\d{3,}`)
+// templateText is the text a pattern was written as, from its pieces
+// (regexp pieces lose their syntax, so only templates round-trip; a
+// regexp pasted as such is rare).
+func templateText(pieces []piece) string {
+	var b strings.Builder
+	for _, pc := range pieces {
+		b.WriteString(pc.lit)
+	}
+	return b.String()
+}
+
+// scanIdents calls f with each identifier ([A-Za-z_][A-Za-z0-9_]*) and
+// each number of three digits or more in code. It is a hand-written
+// scanner because regexp made it the largest cost of start-up.
+func scanIdents(s string, f func(string)) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i + 1
+			for j < len(s) && isIdentByte(s[j]) {
+				j++
+			}
+			f(s[i:j])
+			i = j
+		case c >= '0' && c <= '9':
+			j := i + 1
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			if j-i >= 3 {
+				f(s[i:j])
+			}
+			for j < len(s) && isIdentByte(s[j]) {
+				j++ // the rest of "10ms" or "0x1f"
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
 
 // recordIdents collects the identifiers that name a record in code: its
 // code and class, and the distinctive identifiers and numbers (3+ digits)
@@ -181,11 +230,11 @@ var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*|\d{3,}`)
 func recordIdents(r *errkb.Record) map[string]bool {
 	out := map[string]bool{}
 	for _, s := range []string{r.ErrorCode, r.ErrorClass, r.TypeGuard, r.ExampleFix, r.ValidationCode, r.TryCatchPattern} {
-		for _, id := range identRE.FindAllString(s, -1) {
+		scanIdents(s, func(id string) {
 			if distinctiveIdent(id) {
 				out[strings.ToLower(id)] = true
 			}
-		}
+		})
 	}
 	return out
 }
