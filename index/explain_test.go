@@ -46,7 +46,7 @@ func TestExplain(t *testing.T) {
 			break
 		}
 		r := ds.Records[e.rec]
-		tier, s := e.tier(u)
+		tier, s := e.tier()
 		t.Logf("%6.1f t%d/%d %s %s %q id=%v code=%d class=%d ident=%.2f src=%.2f keyed=%v near=%d pat=%+v text=%.3f phrase=%v bleve=%.2f",
 			e.score, tier, s, r.ID, r.ErrorCode, r.ErrorMessage, e.id, e.code, e.class, e.ident, e.srcIdent, e.keyedIdent, e.nearCode, e.pattern, e.text, e.phrase, e.bleve)
 	}

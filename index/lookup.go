@@ -47,14 +47,14 @@ func (ix *Index) Lookup(ctx context.Context, text string) (*LookupResult, error)
 	// sites) lists exactly those records, for the reader to choose from.
 	onlyNamed := false
 	if len(ranked) > 0 && match == nil {
-		t, _ := ranked[0].tier(a.u)
+		t, _ := ranked[0].tier()
 		onlyNamed = t >= tierName
 	}
 	for _, e := range ranked {
 		if e == match {
 			continue
 		}
-		if t, _ := e.tier(a.u); onlyNamed && t < tierName {
+		if t, _ := e.tier(); onlyNamed && t < tierName {
 			continue
 		}
 		if len(out.Alternatives) == maxAlternatives {
@@ -89,7 +89,7 @@ const (
 
 // tier ranks the strongest evidence for one record, with a strength that
 // orders records within the tier.
-func (e *evidence) tier(u *understood) (tier, strength int) {
+func (e *evidence) tier() (tier, strength int) {
 	p := e.pattern
 	switch {
 	case e.id:
@@ -121,7 +121,7 @@ func (ix *Index) confident(a *analysis, ranked []*evidence) (*evidence, string) 
 		return nil, ""
 	}
 	c := ranked[0]
-	t1, s1 := c.tier(a.u)
+	t1, s1 := c.tier()
 	if t1 < tierCorrected {
 		return nil, ""
 	}
@@ -130,7 +130,7 @@ func (ix *Index) confident(a *analysis, ranked []*evidence) (*evidence, string) 
 		if e == c {
 			continue
 		}
-		t, s := e.tier(a.u)
+		t, s := e.tier()
 		switch {
 		case t > t1, t == t1 && s > s1:
 			return nil, ""

@@ -21,7 +21,7 @@ const maxSuggestions = 5
 // the hits that share most words with it. A query answered well gets none.
 func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
 	if len(ranked) > 0 {
-		if t, _ := ranked[0].tier(a.u); t >= tierNearCode || ranked[0].text >= 0.75 {
+		if t, _ := ranked[0].tier(); t >= tierNearCode || ranked[0].text >= 0.75 {
 			return nil
 		}
 	}

@@ -1,0 +1,127 @@
+package index
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestUnderstand(t *testing.T) {
+	tests := []struct {
+		name         string
+		q            string
+		wantSegment  string   // one of the segments
+		wantWords    []string // exactly the words, in order
+		wantKeyed    []string
+		wantNoTokens []string
+	}{
+		{
+			name:        "plain message",
+			q:           "consumer is offline",
+			wantSegment: "consumer is offline",
+			wantWords:   []string{"consumer", "is", "offline"},
+		},
+		{
+			name:        "go log line: prefix, numbers, address and path dropped from words",
+			q:           `[4411] 2026/11/02 09:14:07.120331 [ERR] 10.0.0.7:4222 - cid:18 - stream "ORDERS" not found in /var/lib/nats`,
+			wantSegment: `[4411] 2026/11/02 09:14:07.120331 [ERR] 10.0.0.7:4222 - cid:18 - stream "ORDERS" not found in /var/lib/nats`,
+			wantWords:   []string{"stream", "not", "found", "in"},
+		},
+		{
+			name:        "slog text: message and error unquoted",
+			q:           `time=2026-03-01T10:22:01Z level=ERROR msg="cache get" err="nwc: key too long (318 > 250 bytes)"`,
+			wantSegment: `nwc: key too long (318 > 250 bytes)`,
+			wantWords:   []string{"cache", "get", "nwc", "key", "too", "long", "bytes"},
+		},
+		{
+			name:        "json log: message inside an escaped string",
+			q:           `{"level":"error","msg":"create failed","error":"stream \"AUDIT\" is sealed, no new messages accepted"}`,
+			wantSegment: `stream "AUDIT" is sealed, no new messages accepted`,
+		},
+		{
+			name:        "api body: code-like keys give keyed numbers",
+			q:           `{"error":{"code":400,"err_code":20391,"description":"stream name already in use"}}`,
+			wantSegment: "stream name already in use",
+			wantWords:   []string{"stream", "name", "already", "in", "use"},
+			wantKeyed:   []string{"400", "20391"},
+		},
+		{
+			name:        "client wrapper: unquoted description runs to the end",
+			q:           "qk: API error: code=400 err_code=20345 description=maximum consumers limit reached",
+			wantSegment: "maximum consumers limit reached",
+			wantWords:   []string{"maximum", "consumers", "limit", "reached"},
+			wantKeyed:   []string{"400", "20345"},
+		},
+		{
+			name:        "truncated json keeps its unescaped text as a segment",
+			q:           `{"msg":"stream \"ORDERS\" not found`,
+			wantSegment: `{"msg":"stream "ORDERS" not found`,
+		},
+		{
+			name:      "templates and quoted values are not words",
+			q:         `invalid offset %d for partition 'p-7'`,
+			wantWords: []string{"invalid", "offset", "for", "partition"},
+		},
+		{
+			name:         "invalid utf-8 is replaced, not rejected",
+			q:            "bad \xff\xfe input",
+			wantWords:    []string{"bad", "input"},
+			wantNoTokens: []string{"\xff"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u := understand(tt.q)
+			if tt.wantSegment != "" && !slices.Contains(u.segments, tt.wantSegment) {
+				t.Errorf("segments %q lack %q", u.segments, tt.wantSegment)
+			}
+			if tt.wantWords != nil && !slices.Equal(u.words, tt.wantWords) {
+				t.Errorf("words = %q, want %q", u.words, tt.wantWords)
+			}
+			for _, k := range tt.wantKeyed {
+				if !slices.Contains(u.keyedNumbers, k) {
+					t.Errorf("keyed numbers %q lack %q", u.keyedNumbers, k)
+				}
+			}
+			for _, tok := range tt.wantNoTokens {
+				if u.tokens[tok] {
+					t.Errorf("token %q present", tok)
+				}
+			}
+		})
+	}
+}
+
+func TestUnderstandBoundsWork(t *testing.T) {
+	long := strings.Repeat(`{"msg":"a b c d e f g h"} `, 2000)
+	u := understand(long)
+	if len(u.raw) > MaxTextBytes || len(u.words) > maxWords || len(u.segments) > maxSegments || len(u.chunks) > 256 {
+		t.Errorf("unbounded: raw %d bytes, %d words, %d segments, %d chunks", len(u.raw), len(u.words), len(u.segments), len(u.chunks))
+	}
+}
+
+func TestCodeNumbers(t *testing.T) {
+	for q, want := range map[string][]string{
+		"apiErr.ErrorCode == 20417":     {"20417"},
+		"err_code 20529":                {"20529"},
+		"vendor code 7731":              {"7731"},
+		"claim job: db error 40021: x":  {"40021"},
+		"[4411] worker 12345 restarted": nil,
+		"retry 3 of 5":                  nil,
+	} {
+		if got := codeNumbers(understand(q).chunks); !slices.Equal(got, want) {
+			t.Errorf("codeNumbers(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+func TestIdentLike(t *testing.T) {
+	for s, want := range map[string]bool{
+		"JS_CONSUMER_OFFLINE": true, "BRK-3001": true, "cache.evict.failed": true, "SyntaxError": true,
+		"isConsumerNameInUse": true, "internal": false, "ERROR": false, "ORDERS": false, "40021": false, "ab": false,
+	} {
+		if got := identLike(s); got != want {
+			t.Errorf("identLike(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
