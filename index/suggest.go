@@ -16,14 +16,15 @@ type Suggestion struct {
 // maxSuggestions bounds the did-you-mean list.
 const maxSuggestions = 5
 
-// didYouMean proposes other queries when nothing matched well: the query
-// with its typos corrected, codes within a few edits, and the messages of
-// the hits that share most words with it. A query answered well gets none.
+// didYouMean proposes other queries: the query with its typos corrected
+// whenever a word was corrected, and when nothing matched well also codes
+// within a few edits and the messages of the hits that share most words
+// with it.
 func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
+	weak := true
 	if len(ranked) > 0 {
-		if t, _ := ranked[0].tier(); t >= tierNearCode || ranked[0].text >= 0.75 {
-			return nil
-		}
+		t, _ := ranked[0].tier()
+		weak = t < tierNearCode && ranked[0].text < 0.75
 	}
 	var out []Suggestion
 	seen := map[string]bool{strings.ToLower(a.u.raw): true}
@@ -37,6 +38,9 @@ func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
 	if len(a.corrections) > 0 {
 		segs, _ := correctedSegments([]string{a.u.raw}, a.corrections)
 		add(Suggestion{Text: segs[0]})
+	}
+	if !weak {
+		return out
 	}
 	for _, f := range a.near {
 		for _, i := range ix.t.codeKeys[f.word] {

@@ -53,6 +53,9 @@ type SearchView struct {
 	Next    string
 	First   int // 1-based rank of the first hit shown
 	Notice  string
+	// DidYouMean proposes corrected queries, near codes and near messages
+	// when nothing matched well.
+	DidYouMean []Link
 }
 
 // FacetGroup is one facet (project, tag, severity) with its values.

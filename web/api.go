@@ -40,14 +40,31 @@ type LookupResponse struct {
 	Match        *RecordEnvelope `json:"match"`
 	Reason       string          `json:"reason,omitempty"`
 	Alternatives []APIHit        `json:"alternatives"`
+	DidYouMean   []APISuggestion `json:"didYouMean,omitempty"`
 }
 
 // SearchResponse is the answer of /api/v1/search.
 type SearchResponse struct {
-	Query  string                    `json:"query"`
-	Total  int                       `json:"total"`
-	Hits   []APIHit                  `json:"hits"`
-	Facets map[string]map[string]int `json:"facets"`
+	Query      string                    `json:"query"`
+	Total      int                       `json:"total"`
+	Hits       []APIHit                  `json:"hits"`
+	Facets     map[string]map[string]int `json:"facets"`
+	DidYouMean []APISuggestion           `json:"didYouMean,omitempty"`
+}
+
+// APISuggestion is one "did you mean": the text to search for instead and
+// where it leads (the record it names, or a search).
+type APISuggestion struct {
+	Text string `json:"text"`
+	URL  string `json:"url"`
+}
+
+func apiSuggestions(ss []index.Suggestion, baseURL string) []APISuggestion {
+	var out []APISuggestion
+	for _, s := range ss {
+		out = append(out, APISuggestion{Text: s.Text, URL: baseURL + suggestionPath(s)})
+	}
+	return out
 }
 
 // Envelope wraps r for the API; baseURL ("" for site-relative) prefixes url.
@@ -57,7 +74,8 @@ func Envelope(r *errkb.Record, baseURL string) *RecordEnvelope {
 
 // NewLookupResponse shapes a lookup result for JSON.
 func NewLookupResponse(q string, res *index.LookupResult, baseURL string) LookupResponse {
-	out := LookupResponse{Query: q, Reason: res.Reason, Alternatives: apiHits(res.Alternatives, baseURL)}
+	out := LookupResponse{Query: q, Reason: res.Reason, Alternatives: apiHits(res.Alternatives, baseURL),
+		DidYouMean: apiSuggestions(res.DidYouMean, baseURL)}
 	if res.Match != nil {
 		out.Match = Envelope(res.Match, baseURL)
 	}
@@ -123,7 +141,7 @@ func (s *Server) apiSearch(c echo.Context) error {
 	}
 	out := SearchResponse{Query: q.Text, Total: res.Total, Hits: apiHits(res.Hits, s.cfg.BaseURL), Facets: map[string]map[string]int{
 		"repo": facetMap(res.Facets.Repo), "tag": facetMap(res.Facets.Tag), "severity": facetMap(res.Facets.Severity),
-	}}
+	}, DidYouMean: apiSuggestions(res.DidYouMean, s.cfg.BaseURL)}
 	return writeJSON(c, http.StatusOK, out)
 }
 

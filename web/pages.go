@@ -60,6 +60,9 @@ func (s *Server) searchView(q index.Query, page int, res *index.Result) template
 	for _, h := range res.Hits {
 		v.Hits = append(v.Hits, recordItem(h.Record, h.Highlights))
 	}
+	for _, sg := range res.DidYouMean {
+		v.DidYouMean = append(v.DidYouMean, templates.Link{Label: sg.Text, URL: suggestionPath(sg)})
+	}
 	link := func(change func(url.Values)) string {
 		vals := url.Values{}
 		for k, val := range map[string]string{"q": q.Text, "repo": q.Repo, "tag": q.Tag, "severity": q.Severity} {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/templates"
 )
 
@@ -17,6 +18,15 @@ func repoPath(repo string) string { return "/errors/" + repo }
 
 // tagPath is the page of a tag.
 func tagPath(tag string) string { return "/tags/" + url.PathEscape(tag) }
+
+// suggestionPath is where a did-you-mean leads: the record it names, or
+// a search for the corrected text.
+func suggestionPath(s index.Suggestion) string {
+	if s.Record != nil {
+		return recordPath(s.Record)
+	}
+	return "/search?q=" + url.QueryEscape(s.Text)
+}
 
 // lookupPath is the short form a log message can carry.
 func lookupPath(q string) string { return "/lookup?q=" + url.QueryEscape(q) }
