@@ -344,6 +344,7 @@ func endsWithWord(s string) bool {
 // for the segments of a query. Only matchers whose key word occurs among
 // tokens, and whose every required word does, run their regexp.
 func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected bool, into map[int32]patternHit) {
+	runs := 0
 	try := func(mi int32) {
 		m := &ps.matchers[mi]
 		for _, w := range m.required {
@@ -351,6 +352,7 @@ func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected
 				return
 			}
 		}
+		runs++
 		for i, seg := range segments {
 			loc := m.re.FindStringIndex(seg)
 			if loc == nil {
@@ -366,16 +368,23 @@ func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected
 	tried := map[int32]bool{}
 	for t := range tokens {
 		for _, mi := range ps.byWord[t] {
-			if !tried[mi] {
+			if !tried[mi] && runs < maxPatternRuns {
 				tried[mi] = true
 				try(mi)
 			}
 		}
 	}
 	for _, mi := range ps.always {
-		try(mi)
+		if runs < maxPatternRuns {
+			try(mi)
+		}
 	}
 }
+
+// maxPatternRuns bounds how many patterns one query runs (those whose
+// required words are all present), so a pasted page of messages costs
+// milliseconds, not seconds.
+const maxPatternRuns = 64
 
 // better orders pattern evidence: an uncorrected match beats a corrected
 // one, then more literal text, then a whole-segment match.

@@ -293,6 +293,9 @@ func (ix *Index) nearCodes(a *analysis, whole string) {
 	seen := map[string]bool{}
 	for _, key := range []string{NormalizeCode(whole), strings.ToLower(strings.Join(a.u.chunks, ""))} {
 		d := codeEdits(len(key))
+		if len(key) > maxFuzzyLen*2 {
+			d = 0
+		}
 		if d == 0 || seen[key] {
 			continue
 		}

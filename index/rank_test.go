@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/errkb/errkb"
 )
@@ -170,4 +171,46 @@ func FuzzQuery(f *testing.F) {
 			t.Errorf("Lookup(%q): %v", q, err)
 		}
 	})
+}
+
+// TestHostileQueriesStayCheap sends the largest texts a request may carry,
+// built to defeat the shortcuts (every pattern's words present, long
+// unknown words, deep JSON), and checks they are answered without error
+// in bounded time.
+func TestHostileQueriesStayCheap(t *testing.T) {
+	ix := buildScaled(t, 2000)
+	var msgs []string
+	for _, r := range ix.ds.Records {
+		msgs = append(msgs, r.ErrorMessage)
+	}
+	allMessages := strings.Join(msgs, " ")
+	for name, q := range map[string]string{
+		"every message":  allMessages,
+		"one long word":  strings.Repeat("abcdefghij", 800),
+		"many json":      strings.Repeat(`{"error":{"code":20417,"description":"stream not found"}}`, 150),
+		"deep json":      strings.Repeat(`{"a":`, 1500) + "1" + strings.Repeat("}", 1500),
+		"many keys":      strings.Repeat("code=12345 msg=\"x\" ", 450),
+		"many typos":     strings.Repeat("straem consumr offlnie ", 350),
+		"many codes":     strings.Repeat("QK_STREAM_NOT_FOUND BRK-3001 ", 280),
+		"regexp syntax":  strings.Repeat(`(.+)*\d{1000}[^a]`, 400),
+		"unicode":        strings.Repeat("ошибка 错误 エラー ", 400),
+		"control chars":  strings.Repeat("\x00\x01\x1b[31m", 1000),
+		"unbalanced ops": strings.Repeat(`"'+-~*?:\/`, 800),
+	} {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			if _, err := ix.Search(context.Background(), Query{Text: q}); err != nil {
+				t.Fatalf("Search: %v", err)
+			}
+			if _, err := ix.Lookup(context.Background(), q); err != nil {
+				t.Fatalf("Lookup: %v", err)
+			}
+			// Generous: a shared, loaded CI machine; the point is to catch
+			// a blow-up (seconds), not to time the common case.
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("took %v", d)
+			}
+			t.Logf("%v", time.Since(start))
+		})
+	}
 }
