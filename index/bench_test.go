@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"log/slog"
 	"sort"
 	"testing"
 )
@@ -54,5 +55,19 @@ func BenchmarkBuildTables(b *testing.B) {
 		if _, err := newTables(ds.Records); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkBuild measures the whole start-up cost at 10,000 records:
+// bleve indexing plus the tables. Run with -benchtime 1x.
+func BenchmarkBuild(b *testing.B) {
+	ds := scaledDataset(b, 10000)
+	defer reportCPU(b)()
+	for b.Loop() {
+		ix, err := Build(context.Background(), ds, slog.New(slog.DiscardHandler))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix.Close()
 	}
 }

@@ -35,6 +35,18 @@ type Index struct {
 func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, error) {
 	searcher.DisjunctionMaxClauseCount = maxClauses
 	start := time.Now()
+	// The lookup tables need only the records, so they are built while
+	// bleve indexes, on another core when there is one.
+	type built struct {
+		t    *tables
+		err  error
+		took time.Duration
+	}
+	tablesDone := make(chan built, 1)
+	go func() {
+		t, err := newTables(ds.Records)
+		tablesDone <- built{t, err, time.Since(start)}
+	}()
 	// An empty path gives an in-memory scorch index, many times faster to
 	// build than bleve's NewMemOnly.
 	bi, err := bleve.NewUsing("", newMapping(), scorch.Name, scorch.Name, nil)
@@ -71,12 +83,13 @@ func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, er
 			}
 		}
 	}
-	tablesStart := time.Now()
-	if ix.t, err = newTables(ds.Records); err != nil {
+	tb := <-tablesDone
+	if tb.err != nil {
 		bi.Close()
-		return nil, fmt.Errorf("build lookup tables: %w", err)
+		return nil, fmt.Errorf("build lookup tables: %w", tb.err)
 	}
-	log.Info("index built", "tables_took", time.Since(tablesStart).Round(time.Millisecond), "records", ds.Len(), "took", time.Since(start).Round(time.Millisecond))
+	ix.t = tb.t
+	log.Info("index built", "records", ds.Len(), "took", time.Since(start).Round(time.Millisecond), "tables_took", tb.took.Round(time.Millisecond))
 	return ix, nil
 }
 
