@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"html"
+	"strings"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -22,7 +23,7 @@ func newMarkdown() goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(extension.Strikethrough, extension.Table, extension.Linkify),
 		goldmark.WithRendererOptions(
-			renderer.WithNodeRenderers(util.Prioritized(literalHTML{}, 100)),
+			renderer.WithNodeRenderers(util.Prioritized(literalHTML{}, 100), util.Prioritized(codeBlocks{}, 100)),
 		),
 	)
 }
@@ -71,4 +72,34 @@ func renderHTMLBlock(w util.BufWriter, source []byte, node ast.Node, entering bo
 	}
 	_, _ = w.WriteString("</p>\n")
 	return ast.WalkContinue, nil
+}
+
+// codeBlocks renders fenced and indented code blocks highlighted by chroma,
+// with the same classes as the source snippet. The language comes from the
+// fence's info string; a block without one is shown plain.
+type codeBlocks struct{}
+
+func (codeBlocks) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, renderCodeBlock)
+	reg.Register(ast.KindCodeBlock, renderCodeBlock)
+}
+
+func renderCodeBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	var lang string
+	if f, ok := node.(*ast.FencedCodeBlock); ok {
+		lang = string(f.Language(source))
+	}
+	var code strings.Builder
+	lines := node.Lines()
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		code.Write(seg.Value(source))
+	}
+	_, _ = w.WriteString(`<pre class="chroma"><code>`)
+	_, _ = w.WriteString(string(highlightBlock(lexerNamed(lang), code.String())))
+	_, _ = w.WriteString("</code></pre>\n")
+	return ast.WalkSkipChildren, nil
 }

@@ -6,6 +6,7 @@ package web
 import (
 	"context"
 	"embed"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -45,6 +46,7 @@ type Server struct {
 	md       goldmark.Markdown
 	echo     *echo.Echo
 	records  sync.Map // record id -> *templates.RecordView, built on first view
+	assets   *assets
 }
 
 type searcherBox struct{ Searcher }
@@ -59,6 +61,13 @@ func New(ds *errkb.Dataset, cfg Config) *Server {
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown()}
+	sub, err := fs.Sub(static, "static")
+	if err == nil {
+		s.assets, err = loadAssets(sub)
+	}
+	if err != nil {
+		panic("web: embedded static files: " + err.Error()) // built into the binary; cannot fail at run time
+	}
 	s.echo = s.routes()
 	return s
 }
@@ -96,7 +105,12 @@ func (s *Server) routes() *echo.Echo {
 	e.GET("/tags/:tag", s.tagPage)
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 	e.GET("/readyz", s.readyz)
-	e.GET("/static/*", echo.WrapHandler(http.FileServerFS(static)))
+	e.GET("/static/*", s.serveAsset)
+	e.GET("/favicon.ico", s.favicon)
+	e.GET("/robots.txt", s.robots)
+	e.GET("/sitemap.xml", s.sitemap)
+	e.GET("/sitemap-:n", s.sitemapPart)
+	e.GET("/opensearch.xml", s.openSearch)
 
 	api := e.Group("/api/v1")
 	api.GET("/errors/:owner/:repo/:slug", s.apiRecord)
@@ -159,7 +173,9 @@ func (s *Server) base(title, query string) templates.Base {
 		Query:          query,
 		DatasetVersion: s.ds.Version(),
 		RecordCount:    s.ds.Len(),
-		StylesheetURL:  "/static/style.css",
+		StylesheetURL:  s.assets.URL("style.css"),
+		ScriptURL:      s.assets.URL("app.js"),
+		IconURL:        s.assets.URL("favicon.svg"),
 	}
 }
 

@@ -1,9 +1,12 @@
 package web
 
 import (
+	"context"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/templates"
@@ -48,9 +51,11 @@ func recordItems(rs []*errkb.Record) []templates.RecordItem {
 	return items
 }
 
-// recordView builds the page of one record. Markdown is rendered here, once
-// per record, and the result cached by the caller.
-func (s *Server) recordView(r *errkb.Record) *templates.RecordView {
+// recordView builds the page of one record. Markdown and highlighting are
+// done here, once per record, and the result cached by the caller: chroma
+// costs about a millisecond per record, too much for every request and for
+// every record at start-up.
+func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.RecordView {
 	v := &templates.RecordView{
 		Base:       s.base(r.ErrorCode+": "+r.ErrorMessage, ""),
 		Code:       r.ErrorCode,
@@ -58,6 +63,7 @@ func (s *Server) recordView(r *errkb.Record) *templates.RecordView {
 		Class:      r.ErrorClass,
 		Severity:   r.Severity,
 		ErrorType:  r.ErrorType,
+		Handling:   r.HandlingStrategy,
 		Repo:       r.Repo,
 		RepoURL:    repoPath(r.Repo),
 		Pattern:    r.MessagePattern,
@@ -67,6 +73,8 @@ func (s *Server) recordView(r *errkb.Record) *templates.RecordView {
 		AnalyzedAt: r.AnalyzedAt,
 	}
 	v.Description = firstLine(r.Documentation)
+	v.Canonical = s.url(recordPath(r))
+	v.Crumbs = []templates.Link{{Label: "Projects", URL: "/errors"}, {Label: r.Repo, URL: repoPath(r.Repo)}, {Label: r.ErrorCode}}
 	if r.HTTPStatus != nil {
 		v.HTTPStatus = strconv.Itoa(*r.HTTPStatus)
 	}
@@ -80,14 +88,16 @@ func (s *Server) recordView(r *errkb.Record) *templates.RecordView {
 	} {
 		if strings.TrimSpace(sec.body) != "" {
 			v.Sections = append(v.Sections, templates.Section{ID: sec.id, Title: sec.title, Body: renderMarkdown(s.md, sec.body)})
+			v.Contents = append(v.Contents, templates.Link{Label: sec.title, URL: "#" + sec.id})
 		}
 	}
 	for _, sol := range r.Solutions {
 		v.Solutions = append(v.Solutions, renderMarkdown(s.md, sol))
 	}
-	for _, tip := range r.PreventionTips {
-		v.Tips = append(v.Tips, renderMarkdown(s.md, tip))
+	if len(v.Solutions) > 0 {
+		v.Contents = append(v.Contents, templates.Link{Label: "Solutions", URL: "#solutions"})
 	}
+	lexer := lexerForFile(r.FilePath)
 	for _, cb := range []struct{ id, title, code string }{
 		{"example-fix", "Example fix", r.ExampleFix},
 		{"validation", "Validation", r.ValidationCode},
@@ -95,13 +105,27 @@ func (s *Server) recordView(r *errkb.Record) *templates.RecordView {
 		{"try-catch", "Handling the error", r.TryCatchPattern},
 	} {
 		if strings.TrimSpace(cb.code) != "" {
-			v.CodeBlocks = append(v.CodeBlocks, templates.CodeBlock{ID: cb.id, Title: cb.title, Code: cb.code})
+			v.CodeBlocks = append(v.CodeBlocks, templates.CodeBlock{ID: cb.id, Title: cb.title, Code: cb.code,
+				HTML: highlightBlock(lexer, cb.code), Language: languageName(lexer)})
+			v.Contents = append(v.Contents, templates.Link{Label: cb.title, URL: "#" + cb.id})
 		}
+	}
+	for _, tip := range r.PreventionTips {
+		v.Tips = append(v.Tips, renderMarkdown(s.md, tip))
+	}
+	if len(v.Tips) > 0 {
+		v.Contents = append(v.Contents, templates.Link{Label: "Prevention", URL: "#prevention"})
 	}
 	for _, t := range r.Tags {
 		v.Tags = append(v.Tags, templates.Link{Label: t, URL: tagPath(t)})
 	}
-	v.Source = sourceView(r)
+	if v.Source = sourceView(r); v.Source != nil {
+		v.Contents = append(v.Contents, templates.Link{Label: "Source", URL: "#source"})
+	}
+	if v.Related = s.related(ctx, r, maxRelated); len(v.Related) > 0 {
+		v.Contents = append(v.Contents, templates.Link{Label: "Related errors", URL: "#related"})
+	}
+	v.Contents = append(v.Contents, templates.Link{Label: "Link to this error", URL: "#links"})
 	return v
 }
 
@@ -110,6 +134,7 @@ func sourceView(r *errkb.Record) *templates.SourceView {
 	if len(lines) == 0 {
 		return nil
 	}
+	lexer := lexerForFile(r.FilePath)
 	sv := &templates.SourceView{
 		FilePath:  r.FilePath,
 		Line:      r.LineNumber,
@@ -118,11 +143,50 @@ func sourceView(r *errkb.Record) *templates.SourceView {
 		ShortSHA:  r.ShortSHA(),
 		StartLine: lines[0].Number,
 		EndLine:   lines[len(lines)-1].Number,
+		Language:  languageName(lexer),
+		Analyzed:  dateOf(r.AnalyzedAt),
 	}
-	for _, l := range lines {
-		sv.Lines = append(sv.Lines, templates.SourceLine{Number: l.Number, Text: l.Text, URL: r.SourceLineURL(l.Number), IsError: l.IsError})
+	if r.LineNumber == 0 {
+		sv.FileURL = r.SourceLineURL(lines[0].Number)
+	}
+	if r.GithubURL != "" && r.AnalyzedSha != "" && shaRE.MatchString(r.AnalyzedSha) {
+		sv.CommitURL = "https://github.com/" + r.Repo + "/commit/" + r.AnalyzedSha
+		if r.FilePath != "" {
+			sv.HeadURL = "https://github.com/" + r.Repo + "/blob/HEAD/" + escapePath(r.FilePath)
+		}
+	}
+	html := highlightLines(lexer, r.SourceCode)
+	for i, l := range lines {
+		sl := templates.SourceLine{Number: l.Number, Text: l.Text, URL: r.SourceLineURL(l.Number), IsError: l.IsError}
+		if i < len(html) {
+			sl.HTML = html[i]
+		}
+		sv.Lines = append(sv.Lines, sl)
 	}
 	return sv
+}
+
+// shaRE matches a git commit id, so only real ones become commit links.
+var shaRE = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
+
+// escapePath escapes each segment of a slash-separated file path for a URL.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// dateOf is the date part of an RFC 3339 time ("2026-09-02T04:41:54Z" ->
+// "2026-09-02"), or "" when t is not one.
+func dateOf(t string) string {
+	if len(t) >= 10 {
+		if _, err := time.Parse(time.DateOnly, t[:10]); err == nil {
+			return t[:10]
+		}
+	}
+	return ""
 }
 
 func firstLine(s string) string {

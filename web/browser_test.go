@@ -1,0 +1,548 @@
+//go:build browser
+
+// Browser tests: the pages in headless Chromium, driven with chromedp, under
+// the Content-Security-Policy the server is deployed with. They are behind
+// the "browser" build tag so `go test ./...` stays fast; `make test-browser`
+// runs them and installs Chromium when it is missing.
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// testCSP is the policy the hardening middleware sends; the test server
+// sends it too, so any inline script or style shows up as a violation.
+const testCSP = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+
+// findChromium returns the browser to run. A missing browser skips the
+// tests on a developer machine, but fails them in CI (CI=true), where
+// `make test-browser` must have installed it.
+func findChromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("ERRKB_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no Chromium found (tried chromium, chromium-browser, google-chrome; set ERRKB_CHROMIUM); `make test-browser` installs it with apt-get")
+	}
+	t.Skip("no Chromium found; run `make test-browser` to install it")
+	return ""
+}
+
+// artifactsDir is where screenshots go: artifacts/screenshots at the
+// repository root (ignored by git), or $ERRKB_ARTIFACTS.
+func artifactsDir(t *testing.T) string {
+	dir := os.Getenv("ERRKB_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join("..", "artifacts", "screenshots")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// bt is one browser test run: the server, the browser, and what the pages
+// reported.
+type bt struct {
+	t      *testing.T
+	srv    *httptest.Server
+	alloc  context.Context
+	shots  string
+	seedEx string // the seed record's exampleFix, as the copy button must copy it
+}
+
+func TestBrowser(t *testing.T) {
+	exe := findChromium(t)
+	s := newPagesServer(t, true, Config{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", testCSP)
+		s.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("force-color-profile", "srgb"),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	defer cancelAlloc()
+
+	ds := loadPages(t)
+	seed, _ := ds.ByPath("nats-io/nats-server", "js-consumer-offline")
+	b := &bt{t: t, srv: srv, alloc: alloc, shots: artifactsDir(t), seedEx: seed.ExampleFix}
+
+	t.Run("SeedPage", b.seedPage)
+	t.Run("LineAnchor", b.lineAnchor)
+	t.Run("SearchAndOpen", b.searchAndOpen)
+	t.Run("CopyButton", b.copyButton)
+	t.Run("SlashFocusesSearch", b.slashFocus)
+	t.Run("HostileRecord", b.hostileRecord)
+	t.Run("AllPages", b.allPages)
+}
+
+// tab is one browser tab with the problems its pages reported: console
+// errors, uncaught exceptions, CSP violations and dialogs.
+type tab struct {
+	ctx      context.Context
+	mu       sync.Mutex
+	problems []string
+	dialogs  []string
+}
+
+// recorder is injected into every document through the protocol, which
+// CSP does not restrict: it collects securitypolicyviolation events.
+const recorder = `window.__csp = [];
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.__csp.push(e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " at line " + e.lineNumber);
+});`
+
+func (b *bt) newTab(t *testing.T) *tab {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.alloc)
+	t.Cleanup(cancel)
+	tb := &tab{ctx: ctx}
+	if err := chromedp.Listen(ctx, tb.onEvent); err != nil {
+		t.Fatalf("start browser: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: recorder}); err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+func (tb *tab) onEvent(ev any) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
+			var args []string
+			for _, a := range ev.Args {
+				args = append(args, string(a.Value))
+			}
+			tb.problems = append(tb.problems, "console."+string(ev.Type)+": "+strings.Join(args, " "))
+		}
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		msg := d.Text
+		if d.Exception != nil {
+			msg += " " + d.Exception.Description
+		}
+		tb.problems = append(tb.problems, "uncaught exception: "+msg)
+	case *cdplog.EventEntryAdded:
+		e := ev.Entry
+		if e.Level == cdplog.EntryLevelError || e.Level == cdplog.EntryLevelWarning {
+			tb.problems = append(tb.problems, fmt.Sprintf("log %s/%s: %s (%s)", e.Source, e.Level, e.Text, e.URL))
+		}
+	case *page.EventJavascriptDialogOpening:
+		tb.dialogs = append(tb.dialogs, string(ev.Type)+": "+ev.Message)
+		go chromedp.Call(tb.ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+	}
+}
+
+// check fails the test on anything the page reported, and on CSP
+// violations the page itself recorded. allow drops expected log lines,
+// such as the 404 of the not-found page.
+func (tb *tab) check(t *testing.T, what string, allow ...string) {
+	t.Helper()
+	csp, err := chromedp.Run(tb.ctx, chromedp.Evaluate[[]string](`window.__csp || []`))
+	if err != nil {
+		t.Fatalf("%s: read CSP violations: %v", what, err)
+	}
+	for _, v := range csp {
+		t.Errorf("%s: CSP violation: %s", what, v)
+	}
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+next:
+	for _, p := range tb.problems {
+		for _, a := range allow {
+			if strings.Contains(p, a) {
+				continue next
+			}
+		}
+		t.Errorf("%s: %s", what, p)
+	}
+	for _, d := range tb.dialogs {
+		t.Errorf("%s: a dialog opened: %s", what, d)
+	}
+	tb.problems, tb.dialogs = nil, nil
+}
+
+// stepTimeout bounds one browser step, so a hung page fails fast with
+// the step named.
+const stepTimeout = 20 * time.Second
+
+func (tb *tab) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, stepTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		loc, _ := chromedp.Run(tb.ctx, chromedp.Location())
+		t.Fatalf("at %s: %v", loc, err)
+	}
+}
+
+func eval[T any](t *testing.T, tb *tab, js string) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, stepTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// seedPage: the seed record renders with its sections, highlighted code,
+// copy buttons, and a GitHub link on every source line.
+func (b *bt) seedPage(t *testing.T) {
+	tb := b.newTab(t)
+	tb.do(t, chromedp.Navigate(b.srv.URL+seedPath), waitFor("#source"))
+	for _, id := range []string{"documentation", "triggers", "situations", "solutions", "example-fix", "validation", "type-guard", "try-catch", "prevention", "source", "tags", "related", "links"} {
+		if !eval[bool](t, tb, `!!document.getElementById(`+jsString(id)+`)`) {
+			t.Errorf("section #%s missing", id)
+		}
+	}
+	if h1 := eval[string](t, tb, `document.querySelector("h1").textContent`); h1 != "JS_CONSUMER_OFFLINE" {
+		t.Errorf("h1 = %q", h1)
+	}
+	// Every line of the snippet: its own anchor and a link to that line at
+	// the analysed commit.
+	bad := eval[[]string](t, tb, `Array.from(document.querySelectorAll("pre.snippet .line")).flatMap(function (l) {
+		var n = l.id.slice(1), a = l.querySelector("a.ln");
+		var want = "https://github.com/nats-io/nats-server/blob/3a66a489d262bf89b71a71c955c94920394532f3/server/jetstream_api.go#L" + n;
+		return a && a.href === want && a.textContent === n ? [] : [l.id + " -> " + (a && a.href)];
+	})`)
+	if len(bad) > 0 {
+		t.Errorf("source lines without the right GitHub link: %v", bad)
+	}
+	if n := eval[int](t, tb, `document.querySelectorAll("pre.snippet .line").length`); n != 4997-4961+1 {
+		t.Errorf("%d source lines, want %d", n, 4997-4961+1)
+	}
+	if id := eval[string](t, tb, `document.querySelector(".error-line").id`); id != "L4979" {
+		t.Errorf("error line is %q, want L4979", id)
+	}
+	if n := eval[int](t, tb, `document.querySelectorAll("pre.snippet .k, #example-fix .k").length`); n == 0 {
+		t.Error("no highlighted keywords in the Go code")
+	}
+	if n, want := eval[int](t, tb, `document.querySelectorAll("button.copy").length`), eval[int](t, tb, `document.querySelectorAll("[data-copy]").length`); n != want || n == 0 {
+		t.Errorf("%d copy buttons for %d copyable boxes", n, want)
+	}
+	if css := eval[string](t, tb, `getComputedStyle(document.querySelector("pre.snippet .k")).color`); css == eval[string](t, tb, `getComputedStyle(document.querySelector("pre.snippet .lc")).color`) {
+		t.Errorf("keywords have the plain text colour %s: the highlighting stylesheet is not applied", css)
+	}
+	tb.check(t, seedPath)
+}
+
+// lineAnchor: #L4979 scrolls to the line and marks it.
+func (b *bt) lineAnchor(t *testing.T) {
+	tb := b.newTab(t)
+	tb.do(t, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(b.srv.URL+seedPath+"#L4979"), waitFor("#L4979"))
+	time.Sleep(200 * time.Millisecond) // the deferred script centres the line after load
+	type box struct{ Top, Bottom, Inner, ScrollY float64 }
+	raw := eval[[]byte](t, tb, `(function () { var r = document.getElementById("L4979").getBoundingClientRect();
+		return {Top: r.top, Bottom: r.bottom, Inner: innerHeight, ScrollY: scrollY}; })()`)
+	var bx box
+	if err := json.Unmarshal(raw, &bx); err != nil {
+		t.Fatal(err)
+	}
+	if bx.ScrollY == 0 || bx.Top < 0 || bx.Bottom > bx.Inner {
+		t.Errorf("line L4979 not scrolled into view: %+v", bx)
+	}
+	if id := eval[string](t, tb, `(document.querySelector(":target") || {}).id || ""`); id != "L4979" {
+		t.Errorf(":target is %q", id)
+	}
+	marked := eval[string](t, tb, `getComputedStyle(document.getElementById("L4979")).backgroundColor`)
+	plain := eval[string](t, tb, `getComputedStyle(document.getElementById("L4978")).backgroundColor`)
+	if marked == plain {
+		t.Errorf("the targeted line looks like any other (background %s)", marked)
+	}
+	b.screenshot(t, tb, "seed-line-anchor-desktop", false)
+	tb.check(t, seedPath+"#L4979")
+}
+
+// searchAndOpen: search from the home page, submit, open the first result.
+func (b *bt) searchAndOpen(t *testing.T) {
+	tb := b.newTab(t)
+	tb.do(t, chromedp.Navigate(b.srv.URL+"/"), waitFor("#q"),
+		chromedp.SendKeys("#q", "replica lost quorum"), chromedp.Submit("#q"),
+		waitFor("ol.records li a.code"))
+	if loc := eval[string](t, tb, `location.pathname + location.search`); !strings.HasPrefix(loc, "/search?q=replica+lost+quorum") {
+		t.Errorf("search went to %s", loc)
+	}
+	codes := eval[[]string](t, tb, `Array.from(document.querySelectorAll("ol.records a.code")).map(function (a) { return a.textContent })`)
+	if len(codes) == 0 || codes[0] != "QUUX_QUORUM_LOST" {
+		t.Errorf("results %v, want QUUX_QUORUM_LOST first", codes)
+	}
+	href := eval[string](t, tb, `document.querySelector("ol.records a.code").getAttribute("href")`)
+	tb.check(t, "search results")
+	tb.do(t, chromedp.Click("ol.records li a.code"), waitFor("article.record h1"))
+	if p := eval[string](t, tb, `location.pathname`); p != href {
+		t.Errorf("first result opened %s, want %s", p, href)
+	}
+	if h1 := eval[string](t, tb, `document.querySelector("h1").textContent`); len(codes) > 0 && h1 != codes[0] {
+		t.Errorf("opened page is %q, first result was %q", h1, codes[0])
+	}
+	tb.check(t, "first result")
+}
+
+// copyButton: the copy button of the example fix puts the code on the
+// clipboard.
+func (b *bt) copyButton(t *testing.T) {
+	tb := b.newTab(t)
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(tb.ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: b.srv.URL,
+		}); err != nil {
+			t.Fatalf("grant %s: %v", name, err)
+		}
+	}
+	tb.do(t, chromedp.Navigate(b.srv.URL+seedPath), waitFor("#example-fix button.copy"))
+	if _, err := chromedp.Call(tb.ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	tb.do(t, chromedp.Click("#example-fix button.copy"))
+	var label string
+	for range 50 {
+		if label = eval[string](t, tb, `document.querySelector("#example-fix button.copy").textContent`); label != "Copy" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if label != "Copied" {
+		t.Fatalf("button says %q after the click", label)
+	}
+	got, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("read clipboard: %v", err)
+	}
+	if got != b.seedEx {
+		t.Errorf("clipboard holds %q, want the example fix %q", got, b.seedEx)
+	}
+	// The source snippet copies its code without the line numbers.
+	tb.do(t, chromedp.Click("#source button.copy"))
+	time.Sleep(100 * time.Millisecond)
+	got, err = chromedp.Run(tb.ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("read clipboard: %v", err)
+	}
+	if !strings.HasPrefix(got, "\t\t\treq.Config.Name = ") || strings.Contains(got, "4961") {
+		t.Errorf("snippet copy starts %q", got[:min(60, len(got))])
+	}
+	tb.check(t, "copy")
+}
+
+// slashFocus: "/" moves focus to the search box without typing a slash.
+func (b *bt) slashFocus(t *testing.T) {
+	tb := b.newTab(t)
+	tb.do(t, chromedp.Navigate(b.srv.URL+seedPath), waitFor("button.copy"))
+	if id := eval[string](t, tb, `document.activeElement.id`); id == "q" {
+		t.Fatal("search box focused before the key")
+	}
+	pressSlash(t, tb)
+	if id := eval[string](t, tb, `document.activeElement.id`); id != "q" {
+		t.Errorf("after '/', focus is on %q, want the search box", id)
+	}
+	if v := eval[string](t, tb, `document.getElementById("q").value`); v != "" {
+		t.Errorf("the search box holds %q; the slash must not be typed", v)
+	}
+	tb.do(t, chromedp.KeyEvent("quorum"))
+	if v := eval[string](t, tb, `document.getElementById("q").value`); v != "quorum" {
+		t.Errorf("typing after '/' gave %q", v)
+	}
+	tb.check(t, "slash")
+}
+
+// hostileRecord: a record with markup or script in every field runs
+// nothing and shows the text as written.
+func (b *bt) hostileRecord(t *testing.T) {
+	tb := b.newTab(t)
+	tb.do(t, chromedp.Navigate(b.srv.URL+hostilePath), waitFor("h1"))
+	time.Sleep(300 * time.Millisecond) // let onerror/onload handlers fire, if any
+	if v := eval[string](t, tb, `String(window.__pwned)`); v != "undefined" {
+		t.Errorf("injected script ran: window.__pwned = %s", v)
+	}
+	if h1 := eval[string](t, tb, `document.querySelector("h1").textContent`); h1 != "<script>window.__pwned=1</script>" {
+		t.Errorf("h1 shows %q, want the code as written", h1)
+	}
+	if msg := eval[string](t, tb, `document.querySelector(".record-head .message").textContent`); !strings.HasPrefix(msg, `<img src=x onerror="window.__pwned=2">`) {
+		t.Errorf("message shows %q", msg)
+	}
+	if n := eval[int](t, tb, `document.querySelectorAll("script").length`); n != 1 {
+		t.Errorf("%d script elements, want only the site's own", n)
+	}
+	if n := eval[int](t, tb, `document.querySelectorAll("iframe, object, embed, form:not([role=search]), textarea, style, details, svg").length`); n != 0 {
+		t.Errorf("%d injected elements", n)
+	}
+	hrefs := eval[[]string](t, tb, `Array.from(document.querySelectorAll("[href],[src],[action]")).map(function (e) { return e.getAttribute("href") || e.getAttribute("src") || e.getAttribute("action") || "" }).filter(function (u) { return /^\s*(javascript|vbscript|data):/i.test(u) })`)
+	if len(hrefs) > 0 {
+		t.Errorf("dangerous URLs in the page: %v", hrefs)
+	}
+	if !eval[bool](t, tb, `document.getElementById("triggers").textContent.includes("Text with <stream> placeholder")`) {
+		t.Error("the text <stream> is not shown as written")
+	}
+	b.screenshot(t, tb, "hostile-desktop", false)
+	tb.check(t, hostilePath)
+}
+
+// allPages: every kind of page, on a desktop, on a 390 px phone and in
+// dark mode, has no console errors, no CSP violations and no horizontal
+// scrolling; each is saved as a screenshot.
+func (b *bt) allPages(t *testing.T) {
+	pages := []struct{ name, path string }{
+		{"home", "/"},
+		{"search", "/search?q=quorum"},
+		{"projects", "/errors"},
+		{"project", "/errors/fictional-org/quuxdb"},
+		{"tag", "/tags/quorum"},
+		{"seed", seedPath},
+		{"python", quorumPath},
+		{"js", timeoutPath},
+		{"hostile", hostilePath},
+		{"not-found", "/errors/fictional-org/quuxdb/no-such-error"},
+	}
+	for _, v := range []struct {
+		name          string
+		width, height int64
+		mobile, dark  bool
+	}{
+		{"desktop", 1280, 900, false, false},
+		{"mobile", 390, 844, true, false},
+		{"dark", 1280, 900, false, true},
+		{"mobile-dark", 390, 844, true, true},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			tb := b.newTab(t)
+			opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
+			if v.mobile {
+				opts = []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}
+			}
+			tb.do(t, chromedp.EmulateViewport(v.width, v.height, opts...))
+			scheme := "light"
+			if v.dark {
+				scheme = "dark"
+			}
+			if _, err := chromedp.Call(tb.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+			}); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range pages {
+				t.Logf("%s %s", v.name, p.path)
+				tb.do(t, chromedp.Navigate(b.srv.URL+p.path), waitFor("main"))
+				if v.dark && eval[string](t, tb, `getComputedStyle(document.body).backgroundColor`) == "rgb(255, 255, 255)" {
+					t.Errorf("%s: white background in dark mode", p.name)
+				}
+				if over := eval[int](t, tb, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); over > 0 {
+					wide := eval[[]string](t, tb, `Array.from(document.querySelectorAll("body *")).filter(function (e) {
+						var r = e.getBoundingClientRect(); return r.right > document.documentElement.clientWidth + 1 && !e.closest("pre");
+					}).slice(0, 5).map(function (e) { return e.tagName + "." + e.className })`)
+					t.Errorf("%s: scrolls sideways by %d px at %d px wide; widest: %v", p.name, over, v.width, wide)
+				}
+				b.screenshot(t, tb, p.name+"-"+v.name, true)
+				allow := []string{}
+				if p.name == "not-found" {
+					allow = append(allow, "status of 404")
+				}
+				tb.check(t, p.name+" ("+v.name+")", allow...)
+			}
+		})
+	}
+}
+
+func (b *bt) screenshot(t *testing.T, tb *tab, name string, full bool) {
+	t.Helper()
+	act := chromedp.CaptureScreenshot()
+	if full {
+		act = chromedp.FullScreenshot(100)
+	}
+	png, err := chromedp.Run(tb.ctx, act)
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(b.shots, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// pressSlash types "/" as a keyboard does: one keyDown that carries the
+// text, so a handler that cancels the keydown also cancels the typing.
+// (chromedp.KeyEvent sends a separate "char" event, which types the
+// character whatever the page's handlers did.)
+func pressSlash(t *testing.T, tb *tab) {
+	t.Helper()
+	for _, typ := range []input.DispatchKeyEventType{input.DispatchKeyEventTypeKeyDown, input.DispatchKeyEventTypeKeyUp} {
+		p := input.DispatchKeyEventParams{Type: typ, Key: "/", Code: "Slash", WindowsVirtualKeyCode: 191, NativeVirtualKeyCode: 191}
+		if typ == input.DispatchKeyEventTypeKeyDown {
+			p.Text, p.UnmodifiedText = "/", "/"
+		}
+		if _, err := chromedp.Call(tb.ctx, input.DispatchKeyEvent, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// waitFor waits until the document has loaded and an element matches sel.
+// It polls with Evaluate: chromedp's WaitVisible tracks DOM nodes, and
+// it hung after navigating from one page to the large seed page.
+func waitFor(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		js := `document.readyState === "complete" && !!document.querySelector(` + jsString(sel) + `)`
+		for {
+			ok, err := chromedp.Evaluate[bool](js)(ctx, t)
+			if err == nil && ok {
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("wait for %s: %w", sel, ctx.Err())
+			case <-time.After(25 * time.Millisecond):
+			}
+		}
+	})
+}

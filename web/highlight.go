@@ -1,0 +1,256 @@
+package web
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+
+	"github.com/errkb/errkb/templates"
+)
+
+// maxHighlightBytes bounds the code chroma tokenises. Its lexers are
+// backtracking regular expressions; longer code is shown escaped but plain,
+// so one odd record cannot hold a CPU.
+const maxHighlightBytes = 32 << 10
+
+// lexerForFile picks a lexer from a file's name ("server/api.go" -> Go), or
+// nil when chroma knows no language for it.
+func lexerForFile(filePath string) chroma.Lexer {
+	if filePath == "" {
+		return nil
+	}
+	return lexers.Match(path.Base(filePath))
+}
+
+// lexerNamed picks a lexer from a fenced code block's info string ("go",
+// "python", "sh"), or nil.
+func lexerNamed(lang string) chroma.Lexer {
+	lang = strings.ToLower(strings.TrimSpace(lang))
+	if lang == "" || len(lang) > 40 {
+		return nil
+	}
+	return lexers.Get(lang)
+}
+
+// languageName is the lexer's display name, "" for none.
+func languageName(l chroma.Lexer) string {
+	if l == nil {
+		return ""
+	}
+	return l.Config().Name
+}
+
+// highlightLines tokenises code with l and returns one HTML line per source
+// line, without the newline. Every token is escaped and wrapped in a span
+// whose class is chroma's short token class ("k", "s", "c1"), styled by
+// highlightCSS; no inline styles, so the pages keep a strict CSP. Without a
+// lexer, or on a tokeniser error, the lines are escaped only.
+func highlightLines(l chroma.Lexer, code string) []templates.HTML {
+	code = strings.TrimSuffix(code, "\n")
+	if l == nil || len(code) > maxHighlightBytes {
+		return plainLines(code)
+	}
+	it, err := chroma.Coalesce(l).Tokenise(nil, code+"\n")
+	if err != nil {
+		return plainLines(code)
+	}
+	tokenLines := chroma.SplitTokensIntoLines(it.Tokens())
+	want := strings.Count(code, "\n") + 1
+	if len(tokenLines) < want {
+		return plainLines(code)
+	}
+	out := make([]templates.HTML, want)
+	var b strings.Builder
+	for i := range want {
+		b.Reset()
+		for _, t := range tokenLines[i] {
+			writeToken(&b, t)
+		}
+		out[i] = templates.HTML(b.String())
+	}
+	return out
+}
+
+// highlightBlock is highlightLines joined into one block of HTML.
+func highlightBlock(l chroma.Lexer, code string) templates.HTML {
+	lines := highlightLines(l, code)
+	parts := make([]string, len(lines))
+	for i, ln := range lines {
+		parts[i] = string(ln)
+	}
+	return templates.HTML(strings.Join(parts, "\n"))
+}
+
+func writeToken(b *strings.Builder, t chroma.Token) {
+	v := strings.TrimSuffix(t.Value, "\n")
+	if v == "" {
+		return
+	}
+	cls := tokenClass(t.Type)
+	if cls == "" || !styledClasses()[cls] {
+		b.WriteString(html.EscapeString(v))
+		return
+	}
+	b.WriteString(`<span class="`)
+	b.WriteString(cls)
+	b.WriteString(`">`)
+	b.WriteString(html.EscapeString(v))
+	b.WriteString(`</span>`)
+}
+
+// styledClasses are the token classes highlightCSS gives a rule, in light
+// or dark mode. Tokens of other classes (whitespace, plain names) are
+// written without a span, which keeps pages about half as large.
+var styledClasses = sync.OnceValue(func() map[string]bool {
+	set := map[string]bool{}
+	for _, name := range []string{lightStyle, darkStyle} {
+		for _, r := range styleRules(styles.Get(name), 0xffffff) {
+			set[r.class] = true
+		}
+	}
+	return set
+})
+
+// tokenClass is chroma's CSS class for t, falling back to its parents
+// (NameFunctionMagic -> NameFunction -> Name).
+func tokenClass(t chroma.TokenType) string {
+	for {
+		if cls, ok := chroma.StandardTypes[t]; ok {
+			return cls
+		}
+		p := t.Parent()
+		if p == t {
+			return ""
+		}
+		t = p
+	}
+}
+
+func plainLines(code string) []templates.HTML {
+	lines := strings.Split(code, "\n")
+	out := make([]templates.HTML, len(lines))
+	for i, l := range lines {
+		out[i] = templates.HTML(html.EscapeString(l))
+	}
+	return out
+}
+
+// Code backgrounds of the stylesheet (--panel); token colours are adjusted
+// until they reach WCAG AA contrast against them.
+const (
+	lightCodeBG = 0xf6f8fa
+	darkCodeBG  = 0x161b22
+)
+
+// The chroma styles used: GitHub's, light and dark.
+const (
+	lightStyle = "github"
+	darkStyle  = "github-dark"
+)
+
+// highlightCSS is the stylesheet for highlighted code: GitHub's light
+// colours, and GitHub's dark ones under prefers-color-scheme: dark. Only
+// colour, weight and slant are taken from the styles; backgrounds come from
+// the site's own stylesheet.
+func highlightCSS() string {
+	var b strings.Builder
+	b.WriteString("\n/* Syntax highlighting, generated from chroma's " + lightStyle + " and " + darkStyle + " styles. */\n")
+	for _, r := range styleRules(styles.Get(lightStyle), lightCodeBG) {
+		fmt.Fprintf(&b, ".chroma .%s { %s }\n", r.class, r.decl)
+	}
+	b.WriteString("@media (prefers-color-scheme: dark) {\n")
+	for _, r := range styleRules(styles.Get(darkStyle), darkCodeBG) {
+		fmt.Fprintf(&b, "  .chroma .%s { %s }\n", r.class, r.decl)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// cssRule is the declarations for one token class.
+type cssRule struct{ class, decl string }
+
+// styleRules turns a chroma style into one rule per token class that has
+// a colour, weight, slant or underline, in a stable order.
+func styleRules(st *chroma.Style, bg int) []cssRule {
+	types := make([]chroma.TokenType, 0, len(chroma.StandardTypes))
+	for t, cls := range chroma.StandardTypes {
+		// Negative types are chroma's layout classes (background, line
+		// numbers); Error is kept so lexer errors stay visible.
+		if cls != "" && (t >= chroma.Keyword || t == chroma.Error) {
+			types = append(types, t)
+		}
+	}
+	slices.Sort(types)
+	text := st.Get(chroma.Text)
+	var rules []cssRule
+	for _, t := range types {
+		e := st.Get(t)
+		var decl []string
+		if e.Colour.IsSet() && e.Colour != text.Colour {
+			decl = append(decl, "color: "+readableColour(int(e.Colour-1), bg))
+		}
+		if e.Bold == chroma.Yes {
+			decl = append(decl, "font-weight: 600")
+		}
+		if e.Italic == chroma.Yes {
+			decl = append(decl, "font-style: italic")
+		}
+		if e.Underline == chroma.Yes {
+			decl = append(decl, "text-decoration: underline")
+		}
+		if len(decl) > 0 {
+			rules = append(rules, cssRule{chroma.StandardTypes[t], strings.Join(decl, "; ")})
+		}
+	}
+	return rules
+}
+
+// readableColour moves fg towards black (light bg) or white (dark bg) until
+// its contrast ratio with bg is at least 4.5, WCAG AA for normal text.
+func readableColour(fg, bg int) string {
+	dark := luminance(bg) < 0.5
+	for range 40 {
+		if contrast(fg, bg) >= 4.5 {
+			break
+		}
+		fg = mix(fg, map[bool]int{true: 0xffffff, false: 0x000000}[dark], 0.08)
+	}
+	return fmt.Sprintf("#%06x", fg)
+}
+
+func mix(a, b int, t float64) int {
+	ch := func(x, y int) int { return int(math.Round(float64(x) + (float64(y)-float64(x))*t)) }
+	r := ch(a>>16&0xff, b>>16&0xff)
+	g := ch(a>>8&0xff, b>>8&0xff)
+	bl := ch(a&0xff, b&0xff)
+	return r<<16 | g<<8 | bl
+}
+
+// luminance is the WCAG relative luminance of an 0xRRGGBB colour.
+func luminance(c int) float64 {
+	lin := func(v int) float64 {
+		s := float64(v) / 255
+		if s <= 0.03928 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(c>>16&0xff) + 0.7152*lin(c>>8&0xff) + 0.0722*lin(c&0xff)
+}
+
+// contrast is the WCAG contrast ratio of two colours, from 1 to 21.
+func contrast(a, b int) float64 {
+	la, lb := luminance(a), luminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}

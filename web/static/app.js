@@ -1,0 +1,98 @@
+// errkb's only script, loaded from the site itself so a strict
+// Content-Security-Policy holds. Every page works without it; it adds:
+// copy buttons on code and link boxes, "/" to focus the search box, and
+// centring the line named by a #L<n> fragment.
+(function () {
+  "use strict";
+
+  // copyText copies with the Clipboard API, or with a hidden textarea where
+  // that API is missing (plain http on a non-local host).
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text);
+    }
+    return new Promise(function (resolve, reject) {
+      var ta = document.createElement("textarea");
+      ta.value = text;
+      ta.setAttribute("readonly", "");
+      ta.className = "offscreen";
+      document.body.appendChild(ta);
+      ta.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      document.body.removeChild(ta);
+      if (ok) { resolve(); } else { reject(new Error("copy failed")); }
+    });
+  }
+
+  // textOf is what a copy button copies: the code lines without their line
+  // numbers for a source snippet, the plain text otherwise.
+  function textOf(box) {
+    var lines = box.querySelectorAll(".lc");
+    if (lines.length) {
+      return Array.prototype.map.call(lines, function (l) {
+        return l.textContent.replace(/\n$/, "");
+      }).join("\n");
+    }
+    var code = box.querySelector("pre, code");
+    return (code || box).textContent.replace(/^\n+|\s+$/g, "");
+  }
+
+  function addCopyButton(box) {
+    var btn = document.createElement("button");
+    btn.type = "button";
+    btn.className = "copy";
+    btn.textContent = "Copy";
+    btn.setAttribute("aria-label", "Copy " + box.getAttribute("data-copy"));
+    var status = document.createElement("span");
+    status.className = "copy-status";
+    status.setAttribute("role", "status");
+    btn.addEventListener("click", function () {
+      copyText(textOf(box)).then(function () {
+        btn.textContent = "Copied";
+        status.textContent = "Copied to the clipboard";
+      }, function () {
+        btn.textContent = "Copy failed";
+        status.textContent = "Could not copy; select the text instead";
+      }).then(function () {
+        setTimeout(function () { btn.textContent = "Copy"; status.textContent = ""; }, 2000);
+      });
+    });
+    var bar = box.querySelector(".codebar") || box;
+    bar.appendChild(btn);
+    bar.appendChild(status);
+  }
+
+  // focusSearch makes "/" jump to the search box, as on GitHub and MDN,
+  // unless the reader is typing somewhere.
+  function focusSearch(ev) {
+    if (ev.key !== "/" || ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
+    var t = ev.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) { return; }
+    var q = document.getElementById("q");
+    if (!q) { return; }
+    ev.preventDefault();
+    q.focus();
+    q.select();
+  }
+
+  // showLine centres the line of a #L<n> fragment; CSS :target marks it.
+  function showLine() {
+    if (!/^#L\d+$/.test(location.hash)) { return; }
+    var el = document.getElementById(location.hash.slice(1));
+    if (el) { el.scrollIntoView({ block: "center" }); }
+  }
+
+  function init() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-copy]"), addCopyButton);
+    document.addEventListener("keydown", focusSearch);
+    window.addEventListener("hashchange", showLine);
+    showLine();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
+  }
+})();
