@@ -157,7 +157,7 @@ func Layout(b Base) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\" placeholder=\"Error code, message or log line\" autocomplete=\"off\" aria-keyshortcuts=\"/\"> <button type=\"submit\">Search</button></form><nav class=\"site-nav\" aria-label=\"Browse\"><a href=\"/errors\">Projects</a></nav></header><main id=\"main\" tabindex=\"-1\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\" placeholder=\"Code, message or log line\" autocomplete=\"off\" aria-keyshortcuts=\"/\"> <button type=\"submit\">Search</button></form><nav class=\"site-nav\" aria-label=\"Browse\"><a href=\"/errors\">Projects</a></nav></header><main id=\"main\" tabindex=\"-1\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

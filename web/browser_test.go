@@ -479,6 +479,9 @@ func (b *bt) allPages(t *testing.T) {
 					}).slice(0, 5).map(function (e) { return e.tagName + "." + e.className })`)
 					t.Errorf("%s: scrolls sideways by %d px at %d px wide; widest: %v", p.name, over, v.width, wide)
 				}
+				if low := eval[[]string](t, tb, contrastJS); len(low) > 0 {
+					t.Errorf("%s: text below WCAG AA contrast: %v", p.name, low)
+				}
 				b.screenshot(t, tb, p.name+"-"+v.name, true)
 				allow := []string{}
 				if p.name == "not-found" {
@@ -489,6 +492,25 @@ func (b *bt) allPages(t *testing.T) {
 		})
 	}
 }
+
+// contrastJS lists text elements whose colour has a contrast ratio below
+// 4.5 against the nearest opaque background: highlighted code, links,
+// muted text. It catches a light-mode colour left on the dark background.
+const contrastJS = `(function () {
+  function rgb(s) { var m = s.match(/[\d.]+/g); return m ? m.map(Number) : null; }
+  function lum(c) { var a = c.slice(0, 3).map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * a[0] + 0.7152 * a[1] + 0.0722 * a[2]; }
+  function bg(e) { for (; e; e = e.parentElement) { var c = rgb(getComputedStyle(e).backgroundColor); if (c && (c.length < 4 || c[3] > 0.5)) return c; } return [255, 255, 255]; }
+  var out = [];
+  document.querySelectorAll("main span, main a, main code, main p, main dt, main dd, main li, main h1, main h2, header a, footer p").forEach(function (e) {
+    var own = Array.prototype.some.call(e.childNodes, function (n) { return n.nodeType === 3 && n.textContent.trim() !== ""; });
+    if (!own || e.closest(".visually-hidden, .copy-status")) return;
+    var f = rgb(getComputedStyle(e).color), b = bg(e), l1 = lum(f), l2 = lum(b);
+    var ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+    if (ratio < 4.5 && out.length < 8) out.push(e.tagName + "." + e.className + " '" + e.textContent.trim().slice(0, 20) + "' " + ratio.toFixed(2));
+  });
+  return out;
+})()`
 
 func (b *bt) screenshot(t *testing.T, tb *tab, name string, full bool) {
 	t.Helper()

@@ -106,15 +106,13 @@ func writeToken(b *strings.Builder, t chroma.Token) {
 	b.WriteString(`</span>`)
 }
 
-// styledClasses are the token classes highlightCSS gives a rule, in light
-// or dark mode. Tokens of other classes (whitespace, plain names) are
-// written without a span, which keeps pages about half as large.
+// styledClasses are the token classes highlightCSS gives a rule. Tokens
+// of other classes (whitespace, plain names) are written without a span,
+// which keeps pages about half as large.
 var styledClasses = sync.OnceValue(func() map[string]bool {
 	set := map[string]bool{}
-	for _, name := range []string{lightStyle, darkStyle} {
-		for _, r := range styleRules(styles.Get(name), 0xffffff) {
-			set[r.class] = true
-		}
+	for _, r := range highlightRules() {
+		set[r.class] = true
 	}
 	return set
 })
@@ -163,23 +161,27 @@ const (
 func highlightCSS() string {
 	var b strings.Builder
 	b.WriteString("\n/* Syntax highlighting, generated from chroma's " + lightStyle + " and " + darkStyle + " styles. */\n")
-	for _, r := range styleRules(styles.Get(lightStyle), lightCodeBG) {
-		fmt.Fprintf(&b, ".chroma .%s { %s }\n", r.class, r.decl)
+	rules := highlightRules()
+	for _, r := range rules {
+		fmt.Fprintf(&b, ".chroma .%s { %s }\n", r.class, r.light)
 	}
 	b.WriteString("@media (prefers-color-scheme: dark) {\n")
-	for _, r := range styleRules(styles.Get(darkStyle), darkCodeBG) {
-		fmt.Fprintf(&b, "  .chroma .%s { %s }\n", r.class, r.decl)
+	for _, r := range rules {
+		fmt.Fprintf(&b, "  .chroma .%s { %s }\n", r.class, r.dark)
 	}
 	b.WriteString("}\n")
 	return b.String()
 }
 
-// cssRule is the declarations for one token class.
-type cssRule struct{ class, decl string }
+// cssRule is the declarations for one token class in light and dark mode.
+// Both are complete (colour, weight, slant), so no rule of one mode leaks
+// into the other.
+type cssRule struct{ class, light, dark string }
 
-// styleRules turns a chroma style into one rule per token class that has
-// a colour, weight, slant or underline, in a stable order.
-func styleRules(st *chroma.Style, bg int) []cssRule {
+// highlightRules has one rule per token class that either style sets
+// apart from plain text, in a stable order.
+func highlightRules() []cssRule {
+	light, dark := styles.Get(lightStyle), styles.Get(darkStyle)
 	types := make([]chroma.TokenType, 0, len(chroma.StandardTypes))
 	for t, cls := range chroma.StandardTypes {
 		// Negative types are chroma's layout classes (background, line
@@ -189,28 +191,37 @@ func styleRules(st *chroma.Style, bg int) []cssRule {
 		}
 	}
 	slices.Sort(types)
-	text := st.Get(chroma.Text)
 	var rules []cssRule
 	for _, t := range types {
-		e := st.Get(t)
-		var decl []string
-		if e.Colour.IsSet() && e.Colour != text.Colour {
-			decl = append(decl, "color: "+readableColour(int(e.Colour-1), bg))
-		}
-		if e.Bold == chroma.Yes {
-			decl = append(decl, "font-weight: 600")
-		}
-		if e.Italic == chroma.Yes {
-			decl = append(decl, "font-style: italic")
-		}
-		if e.Underline == chroma.Yes {
-			decl = append(decl, "text-decoration: underline")
-		}
-		if len(decl) > 0 {
-			rules = append(rules, cssRule{chroma.StandardTypes[t], strings.Join(decl, "; ")})
+		l, lok := declFor(light, t, lightCodeBG)
+		d, dok := declFor(dark, t, darkCodeBG)
+		if lok || dok {
+			rules = append(rules, cssRule{chroma.StandardTypes[t], l, d})
 		}
 	}
 	return rules
+}
+
+// declFor is the CSS for token type t in style st, and whether it differs
+// from plain text at all.
+func declFor(st *chroma.Style, t chroma.TokenType, bg int) (string, bool) {
+	e, text := st.Get(t), st.Get(chroma.Text)
+	styled := false
+	colour := "inherit"
+	if e.Colour.IsSet() && e.Colour != text.Colour {
+		colour, styled = readableColour(int(e.Colour-1), bg), true
+	}
+	weight, slant, deco := "inherit", "inherit", "inherit"
+	if e.Bold == chroma.Yes {
+		weight, styled = "600", true
+	}
+	if e.Italic == chroma.Yes {
+		slant, styled = "italic", true
+	}
+	if e.Underline == chroma.Yes {
+		deco, styled = "underline", true
+	}
+	return fmt.Sprintf("color: %s; font-weight: %s; font-style: %s; text-decoration: %s", colour, weight, slant, deco), styled
 }
 
 // readableColour moves fg towards black (light bg) or white (dark bg) until

@@ -168,7 +168,14 @@ func (s *Server) recordPage(c echo.Context) error {
 	if r.Repo != owner+"/"+repo {
 		return c.Redirect(http.StatusMovedPermanently, recordPath(r))
 	}
-	return s.render(c, http.StatusOK, templates.Record(*s.cachedRecordView(c.Request().Context(), r)))
+	v := *s.cachedRecordView(c.Request().Context(), r)
+	if s.cfg.BaseURL == "" {
+		// Without --base-url the link box still shows full URLs a reader
+		// can paste, taken from the host the page was asked on.
+		v.StableURL = s.absBase(c) + recordPath(r)
+		v.LookupURL = s.absBase(c) + lookupPath(r.ErrorCode)
+	}
+	return s.render(c, http.StatusOK, templates.Record(v))
 }
 
 // cachedRecordView returns the record's page model, building it on first
