@@ -31,13 +31,14 @@ type Link struct {
 
 // RecordItem is one record in a list.
 type RecordItem struct {
-	URL        string
-	Code       string
-	Message    string
-	Repo       string
-	Severity   string
-	Highlights []HTML // message or documentation fragments with <mark>
-	Note       string // why a related record is shown ("same project, tag quorum")
+	URL         string
+	Code        string
+	Message     string
+	Repo        string
+	Severity    string
+	MessageHTML HTML   // Message with the matched terms in <mark>, from search; "" to show Message
+	Highlights  []HTML // documentation fragments with <mark>
+	Note        string // why a related record is shown ("same project, tag quorum")
 }
 
 // HomeView is the front page.

@@ -33,12 +33,18 @@ func recordItem(r *errkb.Record, highlights map[string][]string) templates.Recor
 		Severity: r.Severity,
 	}
 	// Highlights are bleve's HTML fragments: the record text escaped, with
-	// <mark> added around matched terms.
-	for _, field := range []string{"message", "documentation"} {
-		for _, f := range highlights[field] {
-			it.Highlights = append(it.Highlights, templates.HTML(f))
-			break
+	// <mark> added around matched terms. A message fragment replaces the
+	// plain message when it marks something; it is the whole message, as
+	// messages are short.
+	for _, f := range highlights["message"] {
+		if strings.Contains(f, "<mark>") {
+			it.MessageHTML = templates.HTML(f)
 		}
+		break
+	}
+	for _, f := range highlights["documentation"] {
+		it.Highlights = append(it.Highlights, templates.HTML(f))
+		break
 	}
 	return it
 }
