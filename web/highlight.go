@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
+	chromalexers "github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
 
 	"github.com/errkb/errkb/templates"
@@ -21,23 +21,44 @@ import (
 // so one odd record cannot hold a CPU.
 const maxHighlightBytes = 32 << 10
 
-// lexerForFile picks a lexer from a file's name ("server/api.go" -> Go), or
-// nil when chroma knows no language for it.
-func lexerForFile(filePath string) chroma.Lexer {
+// lexers remembers which lexer fits a file name or a fence's language.
+// chroma's own lookup by file name tries the globs of every lexer, which
+// cost more than tokenising a whole snippet; names repeat a lot across
+// records, so the answer is kept, misses included.
+type lexers struct{ m sync.Map } // "file:" or "lang:" + name -> chroma.Lexer (nil for none)
+
+// forFile picks a lexer from a file's name ("server/api.go" -> Go), or nil
+// when chroma knows no language for it.
+func (lx *lexers) forFile(filePath string) chroma.Lexer {
 	if filePath == "" {
 		return nil
 	}
-	return lexers.Match(path.Base(filePath))
+	base := path.Base(filePath)
+	return lx.lookup("file:"+base, func() chroma.Lexer { return chromalexers.Match(base) })
 }
 
-// lexerNamed picks a lexer from a fenced code block's info string ("go",
+// named picks a lexer from a fenced code block's info string ("go",
 // "python", "sh"), or nil.
-func lexerNamed(lang string) chroma.Lexer {
+func (lx *lexers) named(lang string) chroma.Lexer {
 	lang = strings.ToLower(strings.TrimSpace(lang))
 	if lang == "" || len(lang) > 40 {
 		return nil
 	}
-	return lexers.Get(lang)
+	return lx.lookup("lang:"+lang, func() chroma.Lexer { return chromalexers.Get(lang) })
+}
+
+func (lx *lexers) lookup(key string, find func() chroma.Lexer) chroma.Lexer {
+	if v, ok := lx.m.Load(key); ok {
+		l, _ := v.(chroma.Lexer)
+		return l
+	}
+	l := find()
+	var v any = l
+	if l == nil {
+		v = false // sync.Map cannot hold a nil interface usefully
+	}
+	lx.m.Store(key, v)
+	return l
 }
 
 // languageName is the lexer's display name, "" for none.

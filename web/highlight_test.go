@@ -20,7 +20,7 @@ func TestHighlightLines(t *testing.T) {
 		{"no file name", "", "a < b", []string{`a &lt; b`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := highlightLines(lexerForFile(tc.file), tc.code)
+			got := highlightLines((&lexers{}).forFile(tc.file), tc.code)
 			if len(got) != len(tc.want) {
 				t.Fatalf("%d lines, want %d: %q", len(got), len(tc.want), got)
 			}
@@ -43,7 +43,7 @@ func TestHighlightKeepsLineCount(t *testing.T) {
 	for _, code := range []string{"a\n\nb\n", "/* open comment\nstill\n", "`raw\nstring", "\n\n", "x"} {
 		want := strings.Count(strings.TrimSuffix(code, "\n"), "\n") + 1
 		for _, file := range []string{"a.go", "a.js", "a.py", "a.txt"} {
-			if got := highlightLines(lexerForFile(file), code); len(got) != want {
+			if got := highlightLines((&lexers{}).forFile(file), code); len(got) != want {
 				t.Errorf("%s %q: %d lines, want %d", file, code, len(got), want)
 			}
 		}
@@ -82,7 +82,7 @@ func TestHighlightCSSContrast(t *testing.T) {
 }
 
 func TestMarkdownCodeBlocks(t *testing.T) {
-	md := newMarkdown()
+	md := newMarkdown(&lexers{})
 	got := string(renderMarkdown(md, "Run `a <b>`:\n\n```go\nif x { return }\n```\n\n```\n<script>plain</script>\n```\n"))
 	for _, want := range []string{
 		"<code>a &lt;b&gt;</code>",

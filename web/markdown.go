@@ -19,11 +19,11 @@ import (
 // of goldmark's "raw HTML omitted" comment, HTML-looking text such as
 // "<stream>" is shown as written, because in error documentation it is
 // nearly always a placeholder, not markup.
-func newMarkdown() goldmark.Markdown {
+func newMarkdown(lx *lexers) goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(extension.Strikethrough, extension.Table, extension.Linkify),
 		goldmark.WithRendererOptions(
-			renderer.WithNodeRenderers(util.Prioritized(literalHTML{}, 100), util.Prioritized(codeBlocks{}, 100)),
+			renderer.WithNodeRenderers(util.Prioritized(literalHTML{}, 100), util.Prioritized(codeBlocks{lx}, 100)),
 		),
 	)
 }
@@ -77,14 +77,14 @@ func renderHTMLBlock(w util.BufWriter, source []byte, node ast.Node, entering bo
 // codeBlocks renders fenced and indented code blocks highlighted by chroma,
 // with the same classes as the source snippet. The language comes from the
 // fence's info string; a block without one is shown plain.
-type codeBlocks struct{}
+type codeBlocks struct{ lexers *lexers }
 
-func (codeBlocks) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(ast.KindFencedCodeBlock, renderCodeBlock)
-	reg.Register(ast.KindCodeBlock, renderCodeBlock)
+func (cb codeBlocks) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, cb.render)
+	reg.Register(ast.KindCodeBlock, cb.render)
 }
 
-func renderCodeBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+func (cb codeBlocks) render(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkSkipChildren, nil
 	}
@@ -99,7 +99,7 @@ func renderCodeBlock(w util.BufWriter, source []byte, node ast.Node, entering bo
 		code.Write(seg.Value(source))
 	}
 	_, _ = w.WriteString(`<pre class="chroma"><code>`)
-	_, _ = w.WriteString(string(highlightBlock(lexerNamed(lang), code.String())))
+	_, _ = w.WriteString(string(highlightBlock(cb.lexers.named(lang), code.String())))
 	_, _ = w.WriteString("</code></pre>\n")
 	return ast.WalkSkipChildren, nil
 }

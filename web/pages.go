@@ -182,13 +182,12 @@ func (s *Server) recordPage(c echo.Context) error {
 // view. A view built while the index is still loading lacks the related
 // errors found by search, so it is used but not kept.
 func (s *Server) cachedRecordView(ctx context.Context, r *errkb.Record) *templates.RecordView {
-	if v, ok := s.records.Load(r.ID); ok {
-		return v.(*templates.RecordView)
+	if v, ok := s.views.get(r.ID); ok {
+		return v
 	}
 	v := s.recordView(ctx, r)
 	if !s.Ready() {
 		return v
 	}
-	stored, _ := s.records.LoadOrStore(r.ID, v)
-	return stored.(*templates.RecordView)
+	return s.views.add(r.ID, v)
 }

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
@@ -45,8 +44,9 @@ type Server struct {
 	log      *slog.Logger
 	md       goldmark.Markdown
 	echo     *echo.Echo
-	records  sync.Map // record id -> *templates.RecordView, built on first view
+	views    *viewCache // record views, built on first view
 	assets   *assets
+	lexers   *lexers
 }
 
 type searcherBox struct{ Searcher }
@@ -60,7 +60,8 @@ func New(ds *errkb.Dataset, cfg Config) *Server {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown()}
+	lx := &lexers{}
+	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown(lx), lexers: lx, views: newViewCache(maxCachedViews)}
 	sub, err := fs.Sub(static, "static")
 	if err == nil {
 		s.assets, err = loadAssets(sub)

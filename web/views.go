@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/alecthomas/chroma/v2"
+
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/templates"
 )
@@ -103,7 +105,7 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 	if len(v.Solutions) > 0 {
 		v.Contents = append(v.Contents, templates.Link{Label: "Solutions", URL: "#solutions"})
 	}
-	lexer := lexerForFile(r.FilePath)
+	lexer := s.lexers.forFile(r.FilePath)
 	for _, cb := range []struct{ id, title, code string }{
 		{"example-fix", "Example fix", r.ExampleFix},
 		{"validation", "Validation", r.ValidationCode},
@@ -125,7 +127,7 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 	for _, t := range r.Tags {
 		v.Tags = append(v.Tags, templates.Link{Label: t, URL: tagPath(t)})
 	}
-	if v.Source = sourceView(r); v.Source != nil {
+	if v.Source = sourceView(r, lexer); v.Source != nil {
 		v.Contents = append(v.Contents, templates.Link{Label: "Source", URL: "#source"})
 	}
 	if v.Related = s.related(ctx, r, maxRelated); len(v.Related) > 0 {
@@ -135,12 +137,11 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 	return v
 }
 
-func sourceView(r *errkb.Record) *templates.SourceView {
+func sourceView(r *errkb.Record, lexer chroma.Lexer) *templates.SourceView {
 	lines := r.SnippetLines()
 	if len(lines) == 0 {
 		return nil
 	}
-	lexer := lexerForFile(r.FilePath)
 	sv := &templates.SourceView{
 		FilePath:  r.FilePath,
 		Line:      r.LineNumber,
