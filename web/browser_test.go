@@ -289,6 +289,10 @@ func (b *bt) lineAnchor(t *testing.T) {
 	if bx.ScrollY == 0 || bx.Top < 0 || bx.Bottom > bx.Inner {
 		t.Errorf("line L4979 not scrolled into view: %+v", bx)
 	}
+	// Centred, so the lines leading to the error show above it.
+	if bx.Top < bx.Inner/4 {
+		t.Errorf("line L4979 is at the top of the window (%.0f of %.0f px), not centred", bx.Top, bx.Inner)
+	}
 	if id := eval[string](t, tb, `(document.querySelector(":target") || {}).id || ""`); id != "L4979" {
 		t.Errorf(":target is %q", id)
 	}
@@ -425,8 +429,8 @@ func (b *bt) hostileRecord(t *testing.T) {
 	tb.check(t, hostilePath)
 }
 
-// allPages: every kind of page, on a desktop, on a 390 px phone and in
-// dark mode, has no console errors, no CSP violations and no horizontal
+// allPages: every kind of page, on a desktop, on 390 and 360 px phones
+// and in dark mode, has no console errors, no CSP violations and no horizontal
 // scrolling; each is saved as a screenshot.
 func (b *bt) allPages(t *testing.T) {
 	pages := []struct{ name, path string }{
@@ -450,6 +454,7 @@ func (b *bt) allPages(t *testing.T) {
 		{"mobile", 390, 844, true, false},
 		{"dark", 1280, 900, false, true},
 		{"mobile-dark", 390, 844, true, true},
+		{"narrow-360", 360, 740, true, false},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			tb := b.newTab(t)

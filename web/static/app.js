@@ -87,6 +87,9 @@
     Array.prototype.forEach.call(document.querySelectorAll("[data-copy]"), addCopyButton);
     document.addEventListener("keydown", focusSearch);
     window.addEventListener("hashchange", showLine);
+    // The browser scrolls to the fragment itself, as late as the load
+    // event; centre the line after that too, so lines above it show.
+    window.addEventListener("load", showLine);
     showLine();
   }
 
