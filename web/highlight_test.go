@@ -86,7 +86,7 @@ func TestMarkdownCodeBlocks(t *testing.T) {
 	got := string(renderMarkdown(md, "Run `a <b>`:\n\n```go\nif x { return }\n```\n\n```\n<script>plain</script>\n```\n"))
 	for _, want := range []string{
 		"<code>a &lt;b&gt;</code>",
-		`<pre class="chroma"><code><span class="k">if</span>`,
+		`<span class="lang">Go</span></div><pre class="chroma"><code><span class="k">if</span>`,
 		"&lt;script&gt;plain&lt;/script&gt;",
 	} {
 		if !strings.Contains(got, want) {

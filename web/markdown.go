@@ -98,8 +98,15 @@ func (cb codeBlocks) render(w util.BufWriter, source []byte, node ast.Node, ente
 		seg := lines.At(i)
 		code.Write(seg.Value(source))
 	}
-	_, _ = w.WriteString(`<pre class="chroma"><code>`)
-	_, _ = w.WriteString(string(highlightBlock(cb.lexers.named(lang), code.String())))
-	_, _ = w.WriteString("</code></pre>\n")
+	lexer := cb.lexers.named(lang)
+	// The same box as the code fields: a language label, and a copy button
+	// that the page's script adds.
+	_, _ = w.WriteString(`<div class="codebox" data-copy="code"><div class="codebar">`)
+	if name := languageName(lexer); name != "" {
+		_, _ = w.WriteString(`<span class="lang">` + html.EscapeString(name) + `</span>`)
+	}
+	_, _ = w.WriteString(`</div><pre class="chroma"><code>`)
+	_, _ = w.WriteString(string(highlightBlock(lexer, code.String())))
+	_, _ = w.WriteString("</code></pre></div>\n")
 	return ast.WalkSkipChildren, nil
 }
