@@ -59,10 +59,10 @@ func recordItems(rs []*errkb.Record) []templates.RecordItem {
 	return items
 }
 
-// recordView builds the page of one record. Markdown and highlighting are
-// done here, once per record, and the result cached by the caller: chroma
-// costs about a millisecond per record, too much for every request and for
-// every record at start-up.
+// recordView builds the page of one record. Markdown, highlighting and
+// related errors are done here, once per record, and the result cached by
+// the caller: chroma alone costs milliseconds per record, too much for every
+// request and, on large datasets, for every record at start-up.
 func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.RecordView {
 	v := &templates.RecordView{
 		Base:       s.base(r.ErrorCode+": "+r.ErrorMessage, ""),
@@ -89,6 +89,20 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 	if r.DatasetVersion != "" {
 		v.DatasetInfo = "Dataset version " + r.DatasetVersion + "."
 	}
+	s.addProse(v, r)
+	lexer := s.lexers.forFile(r.FilePath)
+	v.CodeBlocks = codeBlocksOf(r, lexer)
+	for _, t := range r.Tags {
+		v.Tags = append(v.Tags, templates.Link{Label: t, URL: tagPath(t)})
+	}
+	v.Source = sourceView(r, lexer)
+	v.Related = s.related(ctx, r, maxRelated)
+	v.Contents = contentsOf(v)
+	return v
+}
+
+// addProse renders the Markdown fields of r into v.
+func (s *Server) addProse(v *templates.RecordView, r *errkb.Record) {
 	for _, sec := range []struct{ id, title, body string }{
 		{"documentation", "What it means", r.Documentation},
 		{"triggers", "When it happens", r.TriggerScenarios},
@@ -96,16 +110,20 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 	} {
 		if strings.TrimSpace(sec.body) != "" {
 			v.Sections = append(v.Sections, templates.Section{ID: sec.id, Title: sec.title, Body: renderMarkdown(s.md, sec.body)})
-			v.Contents = append(v.Contents, templates.Link{Label: sec.title, URL: "#" + sec.id})
 		}
 	}
 	for _, sol := range r.Solutions {
 		v.Solutions = append(v.Solutions, renderMarkdown(s.md, sol))
 	}
-	if len(v.Solutions) > 0 {
-		v.Contents = append(v.Contents, templates.Link{Label: "Solutions", URL: "#solutions"})
+	for _, tip := range r.PreventionTips {
+		v.Tips = append(v.Tips, renderMarkdown(s.md, tip))
 	}
-	lexer := s.lexers.forFile(r.FilePath)
+}
+
+// codeBlocksOf highlights the code fields of r, in the language of its
+// source file.
+func codeBlocksOf(r *errkb.Record, lexer chroma.Lexer) []templates.CodeBlock {
+	var blocks []templates.CodeBlock
 	for _, cb := range []struct{ id, title, code string }{
 		{"example-fix", "Example fix", r.ExampleFix},
 		{"validation", "Validation", r.ValidationCode},
@@ -113,28 +131,33 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 		{"try-catch", "Handling the error", r.TryCatchPattern},
 	} {
 		if strings.TrimSpace(cb.code) != "" {
-			v.CodeBlocks = append(v.CodeBlocks, templates.CodeBlock{ID: cb.id, Title: cb.title, Code: cb.code,
+			blocks = append(blocks, templates.CodeBlock{ID: cb.id, Title: cb.title, Code: cb.code,
 				HTML: highlightBlock(lexer, cb.code), Language: languageName(lexer)})
-			v.Contents = append(v.Contents, templates.Link{Label: cb.title, URL: "#" + cb.id})
 		}
 	}
-	for _, tip := range r.PreventionTips {
-		v.Tips = append(v.Tips, renderMarkdown(s.md, tip))
+	return blocks
+}
+
+// contentsOf lists the sections v shows, in page order, for "On this page".
+func contentsOf(v *templates.RecordView) []templates.Link {
+	var links []templates.Link
+	add := func(show bool, label, id string) {
+		if show {
+			links = append(links, templates.Link{Label: label, URL: "#" + id})
+		}
 	}
-	if len(v.Tips) > 0 {
-		v.Contents = append(v.Contents, templates.Link{Label: "Prevention", URL: "#prevention"})
+	for _, sec := range v.Sections {
+		add(true, sec.Title, sec.ID)
 	}
-	for _, t := range r.Tags {
-		v.Tags = append(v.Tags, templates.Link{Label: t, URL: tagPath(t)})
+	add(len(v.Solutions) > 0, "Solutions", "solutions")
+	for _, cb := range v.CodeBlocks {
+		add(true, cb.Title, cb.ID)
 	}
-	if v.Source = sourceView(r, lexer); v.Source != nil {
-		v.Contents = append(v.Contents, templates.Link{Label: "Source", URL: "#source"})
-	}
-	if v.Related = s.related(ctx, r, maxRelated); len(v.Related) > 0 {
-		v.Contents = append(v.Contents, templates.Link{Label: "Related errors", URL: "#related"})
-	}
-	v.Contents = append(v.Contents, templates.Link{Label: "Link to this error", URL: "#links"})
-	return v
+	add(len(v.Tips) > 0, "Prevention", "prevention")
+	add(v.Source != nil, "Source", "source")
+	add(len(v.Related) > 0, "Related errors", "related")
+	add(true, "Link to this error", "links")
+	return links
 }
 
 func sourceView(r *errkb.Record, lexer chroma.Lexer) *templates.SourceView {
@@ -196,10 +219,12 @@ func dateOf(t string) string {
 	return ""
 }
 
+// firstLine is the first line of s, cut to 200 bytes on a character
+// boundary, for the page's meta description.
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	if len(s) > 200 {
-		s = s[:200]
+		s = strings.ToValidUTF8(s[:200], "")
 	}
 	return s
 }
