@@ -133,6 +133,13 @@ func (b *bt) lineAnchor(t *testing.T) {
 	}
 	b.screenshot(t, tb, "seed-line-anchor-desktop", false)
 	tb.check(t, seedPath+"#L4979")
+
+	// A GitHub-style range marks each of its lines and nothing else.
+	tb.do(t, chromedp.Navigate(b.srv.URL+seedPath+"#L4977-L4981"), waitFor("#L4977.in-range"))
+	if got := eval[[]string](t, tb, `Array.from(document.querySelectorAll(".in-range")).map(function (e) { return e.id })`); strings.Join(got, " ") != "L4977 L4978 L4979 L4980 L4981" {
+		t.Errorf("range #L4977-L4981 marks %v", got)
+	}
+	tb.check(t, seedPath+"#L4977-L4981")
 }
 
 // searchAndOpen: search from the home page, submit, open the first result.

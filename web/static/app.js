@@ -1,7 +1,8 @@
 // errkb's only script, loaded from the site itself so a strict
 // Content-Security-Policy holds. Every page works without it; it adds:
 // copy buttons on code and link boxes, "/" to focus the search box, and
-// centring the line named by a #L<n> fragment.
+// centring the line named by a #L<n> fragment (or marking a #L<a>-L<b>
+// range).
 (function () {
   "use strict";
 
@@ -76,11 +77,25 @@
     q.select();
   }
 
-  // showLine centres the line of a #L<n> fragment; CSS :target marks it.
+  // showLine centres the line of a #L<n> fragment, which CSS :target
+  // marks, and marks every line of a #L<a>-L<b> range, GitHub's form.
   function showLine() {
-    if (!/^#L\d+$/.test(location.hash)) { return; }
-    var el = document.getElementById(location.hash.slice(1));
-    if (el) { el.scrollIntoView({ block: "center" }); }
+    Array.prototype.forEach.call(document.querySelectorAll(".in-range"), function (el) {
+      el.classList.remove("in-range");
+    });
+    var m = /^#L(\d+)(?:-L?(\d+))?$/.exec(location.hash);
+    if (!m) { return; }
+    var from = parseInt(m[1], 10), to = m[2] ? parseInt(m[2], 10) : from;
+    if (to < from) { var t = from; from = to; to = t; }
+    to = Math.min(to, from + 5000);
+    var first = null;
+    for (var n = from; n <= to; n++) {
+      var el = document.getElementById("L" + n);
+      if (!el) { continue; }
+      if (m[2]) { el.classList.add("in-range"); }
+      first = first || el;
+    }
+    if (first) { first.scrollIntoView({ block: "center" }); }
   }
 
   function init() {
