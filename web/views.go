@@ -80,6 +80,9 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 		APIURL:     "/api/v1" + recordPath(r),
 		AnalyzedAt: r.AnalyzedAt,
 	}
+	if d := dateOf(r.AnalyzedAt); d != "" {
+		v.AnalyzedAt = d
+	}
 	v.Description = firstLine(r.Documentation)
 	v.Canonical = s.url(recordPath(r))
 	v.Crumbs = []templates.Link{{Label: "Projects", URL: "/errors"}, {Label: r.Repo, URL: repoPath(r.Repo)}, {Label: r.ErrorCode}}
