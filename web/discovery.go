@@ -11,7 +11,8 @@ import (
 )
 
 // sitemapMax is the most URLs one sitemap file may hold (sitemaps.org).
-// Larger sites get a sitemap index pointing at numbered parts.
+// Larger sites get a sitemap index pointing at numbered parts. Tests lower
+// Server.sitemapMax to exercise the index.
 const sitemapMax = 50000
 
 // absBase is the site's absolute root for sitemaps and OpenSearch, which
@@ -69,12 +70,12 @@ const sitemapNS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 // sitemap answers /sitemap.xml: every page when they fit in one file,
 // otherwise an index of /sitemap-N.xml parts.
 func (s *Server) sitemap(c echo.Context) error {
-	paths, base := s.sitemapPaths(), s.absBase(c)
-	if len(paths) <= sitemapMax {
+	paths, base, per := s.sitemapPaths(), s.absBase(c), s.sitemapMax
+	if len(paths) <= per {
 		return writeXML(c, urlSetOf(base, paths))
 	}
 	idx := sitemapIndex{NS: sitemapNS}
-	for i := 0; i*sitemapMax < len(paths); i++ {
+	for i := 0; i*per < len(paths); i++ {
 		idx.Sitemaps = append(idx.Sitemaps, smLocRef{Loc: base + "/sitemap-" + strconv.Itoa(i+1) + ".xml"})
 	}
 	return writeXML(c, idx)
@@ -84,11 +85,11 @@ func (s *Server) sitemap(c echo.Context) error {
 func (s *Server) sitemapPart(c echo.Context) error {
 	num, ok := strings.CutSuffix(c.Param("n"), ".xml")
 	n, err := strconv.Atoi(num)
-	paths := s.sitemapPaths()
-	if !ok || err != nil || n < 1 || (n-1)*sitemapMax >= len(paths) || len(paths) <= sitemapMax {
+	paths, per := s.sitemapPaths(), s.sitemapMax
+	if !ok || err != nil || n < 1 || (n-1)*per >= len(paths) || len(paths) <= per {
 		return notFound("There is no sitemap part " + c.Param("n") + ".")
 	}
-	return writeXML(c, urlSetOf(s.absBase(c), paths[(n-1)*sitemapMax:min(n*sitemapMax, len(paths))]))
+	return writeXML(c, urlSetOf(s.absBase(c), paths[(n-1)*per:min(n*per, len(paths))]))
 }
 
 func urlSetOf(base string, paths []string) urlSet {

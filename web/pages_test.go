@@ -121,9 +121,37 @@ func TestDiscoveryFiles(t *testing.T) {
 			t.Errorf("opensearch: %+v", os)
 		}
 	}
-	s := newPagesServer(t, false, Config{})
+	s := newPagesServer(t, false, Config{BaseURL: "https://e.example"})
 	if rec := get(t, s, "/sitemap-1.xml"); rec.Code != http.StatusNotFound {
 		t.Errorf("a small site has no sitemap parts; /sitemap-1.xml gave %d", rec.Code)
+	}
+	// A site with more pages than one sitemap holds gets an index of parts
+	// that together list every page once.
+	s.sitemapMax = 4
+	var idx sitemapIndex
+	if err := xml.Unmarshal(get(t, s, "/sitemap.xml").Body.Bytes(), &idx); err != nil {
+		t.Fatal(err)
+	}
+	total := len(s.sitemapPaths())
+	if want := (total + 3) / 4; len(idx.Sitemaps) != want {
+		t.Fatalf("sitemap index has %d parts for %d pages, want %d", len(idx.Sitemaps), total, want)
+	}
+	seen := map[string]bool{}
+	for _, sm := range idx.Sitemaps {
+		rec := get(t, s, strings.TrimPrefix(sm.Loc, "https://e.example"))
+		var part urlSet
+		if err := xml.Unmarshal(rec.Body.Bytes(), &part); rec.Code != http.StatusOK || err != nil || len(part.URLs) > 4 {
+			t.Fatalf("%s: status %d, %v, %d URLs", sm.Loc, rec.Code, err, len(part.URLs))
+		}
+		for _, u := range part.URLs {
+			seen[u.Loc] = true
+		}
+	}
+	if len(seen) != total {
+		t.Errorf("parts list %d distinct pages, want %d", len(seen), total)
+	}
+	if rec := get(t, s, "/sitemap-99.xml"); rec.Code != http.StatusNotFound {
+		t.Errorf("/sitemap-99.xml gave %d", rec.Code)
 	}
 	if page := get(t, s, "/").Body.String(); !strings.Contains(page, `rel="search" type="application/opensearchdescription+xml"`) {
 		t.Error("pages do not link the OpenSearch description")

@@ -47,6 +47,8 @@ type Server struct {
 	views    *viewCache // record views, built on first view
 	assets   *assets
 	lexers   *lexers
+
+	sitemapMax int // URLs per sitemap file
 }
 
 type searcherBox struct{ Searcher }
@@ -61,7 +63,7 @@ func New(ds *errkb.Dataset, cfg Config) *Server {
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	lx := &lexers{}
-	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown(lx), lexers: lx, views: newViewCache(maxCachedViews)}
+	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown(lx), lexers: lx, views: newViewCache(maxCachedViews), sitemapMax: sitemapMax}
 	sub, err := fs.Sub(static, "static")
 	if err == nil {
 		s.assets, err = loadAssets(sub)
