@@ -97,3 +97,26 @@ func TestMarkdownCodeBlocks(t *testing.T) {
 		t.Errorf("raw script in output:\n%s", got)
 	}
 }
+
+// BenchmarkHighlightSnippet is chroma's share of a record page: the seed
+// record's 37-line Go snippet.
+func BenchmarkHighlightSnippet(b *testing.B) {
+	ds := loadPages(b)
+	r, _ := ds.ByPath("nats-io/nats-server", "js-consumer-offline")
+	lx := &lexers{}
+	for b.Loop() {
+		highlightLines(lx.forFile(r.FilePath), r.SourceCode)
+	}
+}
+
+// BenchmarkMarkdown is the Markdown share: every prose field of the seed.
+func BenchmarkMarkdown(b *testing.B) {
+	ds := loadPages(b)
+	r, _ := ds.ByPath("nats-io/nats-server", "js-consumer-offline")
+	md := newMarkdown(&lexers{})
+	for b.Loop() {
+		for _, f := range append([]string{r.Documentation, r.TriggerScenarios, r.CommonSituations}, append(r.Solutions, r.PreventionTips...)...) {
+			renderMarkdown(md, f)
+		}
+	}
+}
