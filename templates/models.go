@@ -3,6 +3,8 @@
 // package fills the view models.
 package templates
 
+import "strings"
+
 // HTML is Markdown already rendered to safe HTML (raw HTML off, dangerous
 // links dropped) by the web package. Only values of this type reach
 // templ.Raw.
@@ -157,4 +159,17 @@ type ProblemView struct {
 	Heading     string
 	Message     string
 	Suggestions []RecordItem
+}
+
+// severityClass is the CSS class for a severity ("sev-error"), from its
+// letters only: severities come from the dataset, and a class name must
+// not carry whatever text a record holds.
+func severityClass(severity string) string {
+	b := []byte("sev-")
+	for _, c := range []byte(strings.ToLower(severity)) {
+		if c >= 'a' && c <= 'z' {
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
