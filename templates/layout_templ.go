@@ -207,7 +207,7 @@ func Layout(b Base) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "· <a href=\"/errors\">All projects</a> · <a href=\"/api/v1/openapi.json\">JSON API</a></p><p class=\"hint\">Press <kbd>/</kbd> to search from any page.</p></footer></body></html>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "· <a href=\"/errors\">All projects</a> · <a href=\"/api/v1/openapi.json\">JSON API</a></p><p class=\"hint\" hidden>Press <kbd>/</kbd> to search from any page.</p></footer></body></html>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

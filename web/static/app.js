@@ -101,6 +101,9 @@
   function init() {
     Array.prototype.forEach.call(document.querySelectorAll("[data-copy]"), addCopyButton);
     document.addEventListener("keydown", focusSearch);
+    // The footer's "/" hint is only true with this script running.
+    var hint = document.querySelector(".hint");
+    if (hint) { hint.hidden = false; }
     window.addEventListener("hashchange", showLine);
     // The browser scrolls to the fragment itself, as late as the load
     // event; centre the line after that too, so lines above it show.
