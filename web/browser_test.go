@@ -60,6 +60,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("CopyButton", b.copyButton)
 	t.Run("SlashFocusesSearch", b.slashFocus)
 	t.Run("HostileRecord", b.hostileRecord)
+	t.Run("WithoutJavaScript", b.withoutJS)
 	t.Run("AllPages", b.allPages)
 }
 
@@ -264,6 +265,30 @@ func (b *bt) hostileRecord(t *testing.T) {
 	}
 	b.screenshot(t, tb, "hostile-desktop", false)
 	tb.check(t, hostilePath)
+}
+
+// withoutJS: with scripts off, the record page still shows every section
+// and its code, and no dead copy button.
+func (b *bt) withoutJS(t *testing.T) {
+	tb := b.newTab(t)
+	if _, err := chromedp.Call(tb.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	tb.do(t, chromedp.Navigate(b.srv.URL+seedPath+"#L4979"))
+	// Evaluate runs through the protocol, which the setting does not stop.
+	if n := eval[int](t, tb, `document.querySelectorAll("button.copy").length`); n != 0 {
+		t.Errorf("%d copy buttons without JavaScript", n)
+	}
+	for _, sel := range []string{"#documentation p", "#solutions li", "#example-fix pre .k", "#source #L4979.error-line", "#links .stable-url"} {
+		if !eval[bool](t, tb, `(function (e) { return !!e && e.getBoundingClientRect().height > 0 })(document.querySelector(`+jsString(sel)+`))`) {
+			t.Errorf("without JavaScript, %s is not shown", sel)
+		}
+	}
+	if id := eval[string](t, tb, `(document.querySelector(":target") || {}).id || ""`); id != "L4979" {
+		t.Errorf("without JavaScript, :target is %q", id)
+	}
+	b.screenshot(t, tb, "seed-nojs-desktop", false)
+	tb.check(t, "no JavaScript")
 }
 
 // allPages: every kind of page, on a desktop, on 390 and 360 px phones
