@@ -169,6 +169,13 @@ const (
 	darkCodeBG  = 0x161b22
 )
 
+// Text colours of the stylesheet (--fg). A token colour within a shade of
+// them is left to the page, so such tokens need no span.
+const (
+	lightFG = 0x1b1f24
+	darkFG  = 0xe6edf3
+)
+
 // The chroma styles used: GitHub's, light and dark.
 const (
 	lightStyle = "github"
@@ -207,15 +214,17 @@ func highlightRules() []cssRule {
 	for t, cls := range chroma.StandardTypes {
 		// Negative types are chroma's layout classes (background, line
 		// numbers); Error is kept so lexer errors stay visible.
-		if cls != "" && (t >= chroma.Keyword || t == chroma.Error) {
+		// Whitespace is left out: its colour only shows when whitespace is
+		// drawn, which these pages never do.
+		if cls != "" && (t >= chroma.Keyword || t == chroma.Error) && t != chroma.TextWhitespace {
 			types = append(types, t)
 		}
 	}
 	slices.Sort(types)
 	var rules []cssRule
 	for _, t := range types {
-		l, lok := declFor(light, t, lightCodeBG)
-		d, dok := declFor(dark, t, darkCodeBG)
+		l, lok := declFor(light, t, lightCodeBG, lightFG)
+		d, dok := declFor(dark, t, darkCodeBG, darkFG)
 		if lok || dok {
 			rules = append(rules, cssRule{chroma.StandardTypes[t], l, d})
 		}
@@ -223,13 +232,15 @@ func highlightRules() []cssRule {
 	return rules
 }
 
-// declFor is the CSS for token type t in style st, and whether it differs
-// from plain text at all.
-func declFor(st *chroma.Style, t chroma.TokenType, bg int) (string, bool) {
-	e, text := st.Get(t), st.Get(chroma.Text)
+// declFor is the CSS for token type t in style st on background bg, and
+// whether it differs from plain text (colour fg) at all.
+func declFor(st *chroma.Style, t chroma.TokenType, bg, fg int) (string, bool) {
+	e, text, bgEntry := st.Get(t), st.Get(chroma.Text), st.Get(chroma.Background)
 	styled := false
 	colour := "inherit"
-	if e.Colour.IsSet() && e.Colour != text.Colour {
+	// A colour equal to the style's plain text colour (which GitHub's dark
+	// style repeats on names and punctuation) adds nothing.
+	if e.Colour.IsSet() && e.Colour != text.Colour && e.Colour != bgEntry.Colour && !nearColour(int(e.Colour-1), fg) {
 		colour, styled = readableColour(int(e.Colour-1), bg), true
 	}
 	weight, slant, deco := "inherit", "inherit", "inherit"
@@ -256,6 +267,18 @@ func readableColour(fg, bg int) string {
 		fg = mix(fg, map[bool]int{true: 0xffffff, false: 0x000000}[dark], 0.08)
 	}
 	return fmt.Sprintf("#%06x", fg)
+}
+
+// nearColour reports whether two 0xRRGGBB colours differ by at most 16 in
+// each channel.
+func nearColour(a, b int) bool {
+	for _, shift := range []int{16, 8, 0} {
+		d := a>>shift&0xff - b>>shift&0xff
+		if d < -16 || d > 16 {
+			return false
+		}
+	}
+	return true
 }
 
 func mix(a, b int, t float64) int {

@@ -12,7 +12,8 @@ func TestHighlightLines(t *testing.T) {
 		want             []string // substrings of each line's HTML
 	}{
 		{"go keyword and string", "server/api.go", "if x {\n\treturn \"<b>\"\n}",
-			[]string{`<span class="k">if</span>`, `<span class="k">return</span>`, `}`}},
+			// Plain names, spaces and punctuation get no span.
+			[]string{`<span class="k">if</span> x {`, "\t<span class=\"k\">return</span> <span class=\"s\">&#34;&lt;b&gt;&#34;</span>", `}`}},
 		{"python comment", "db/cluster.py", "# <script>\nx = 1",
 			[]string{`<span class="c1"># &lt;script&gt;</span>`, `x`}},
 		{"unknown language is escaped only", "README.unknownext", "<img src=x>\nline two",
