@@ -6,10 +6,10 @@ package web
 import (
 	"context"
 	"embed"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
@@ -44,7 +44,11 @@ type Server struct {
 	log      *slog.Logger
 	md       goldmark.Markdown
 	echo     *echo.Echo
-	records  sync.Map // record id -> *templates.RecordView, built on first view
+	views    *viewCache // record views, built on first view
+	assets   *assets
+	lexers   *lexers
+
+	sitemapMax int // URLs per sitemap file
 }
 
 type searcherBox struct{ Searcher }
@@ -58,7 +62,15 @@ func New(ds *errkb.Dataset, cfg Config) *Server {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown()}
+	lx := &lexers{}
+	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown(lx), lexers: lx, views: newViewCache(maxCachedViews), sitemapMax: sitemapMax}
+	sub, err := fs.Sub(static, "static")
+	if err == nil {
+		s.assets, err = loadAssets(sub)
+	}
+	if err != nil {
+		panic("web: embedded static files: " + err.Error()) // built into the binary; cannot fail at run time
+	}
 	s.echo = s.routes()
 	return s
 }
@@ -102,7 +114,12 @@ func (s *Server) routes() *echo.Echo {
 	get(e, "/tags/:tag", s.tagPage)
 	get(e, "/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 	get(e, "/readyz", s.readyz)
-	get(e, "/static/*", echo.WrapHandler(http.FileServerFS(static)))
+	get(e, "/static/*", s.serveAsset)
+	get(e, "/favicon.ico", s.favicon)
+	get(e, "/robots.txt", s.robots)
+	get(e, "/sitemap.xml", s.sitemap)
+	get(e, "/sitemap-:n", s.sitemapPart)
+	get(e, "/opensearch.xml", s.openSearch)
 
 	api := e.Group("/api/v1")
 	get(api, "/errors/:owner/:repo/:slug", s.apiRecord)
@@ -165,7 +182,9 @@ func (s *Server) base(title, query string) templates.Base {
 		Query:          query,
 		DatasetVersion: s.ds.Version(),
 		RecordCount:    s.ds.Len(),
-		StylesheetURL:  "/static/style.css",
+		StylesheetURL:  s.assets.URL("style.css"),
+		ScriptURL:      s.assets.URL("app.js"),
+		IconURL:        s.assets.URL("favicon.svg"),
 	}
 }
 
