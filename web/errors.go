@@ -41,9 +41,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	e := asError(err)
 	req := c.Request()
 	if e.Status >= 500 {
-		s.log.Error("request failed", "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", err)
+		s.log.Error("request failed", "request_id", requestID(c), "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", err)
 	} else {
-		s.log.Info("request refused", "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", e.Message)
+		s.log.Info("request refused", "request_id", requestID(c), "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", e.Message)
 	}
 	if e.Status == http.StatusServiceUnavailable {
 		c.Response().Header().Set("Retry-After", "5")

@@ -7,13 +7,14 @@ import (
 	"context"
 	"embed"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 	"github.com/yuin/goldmark"
 
 	"github.com/errkb/errkb"
@@ -32,6 +33,16 @@ type Config struct {
 	// BaseURL, when set, makes API url fields absolute ("https://errkb.example.com").
 	BaseURL string
 	Logger  *slog.Logger
+
+	// RequestTimeout bounds each request; 0 means DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	// RateLimit, when above 0, allows each client address this many
+	// requests a second, in bursts of RateBurst (0: twice RateLimit).
+	RateLimit float64
+	RateBurst int
+	// TrustedProxies are the proxies whose X-Forwarded-For names the
+	// client; without them the connection's address is the client.
+	TrustedProxies []*net.IPNet
 }
 
 // Server serves one dataset. Pages of single records work as soon as it is
@@ -45,6 +56,8 @@ type Server struct {
 	md       goldmark.Markdown
 	echo     *echo.Echo
 	records  sync.Map // record id -> *templates.RecordView, built on first view
+	metrics  *metrics
+	draining atomic.Bool
 }
 
 type searcherBox struct{ Searcher }
@@ -58,16 +71,33 @@ func New(ds *errkb.Dataset, cfg Config) *Server {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown()}
+	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown(), metrics: newMetrics(ds.Len())}
 	s.echo = s.routes()
 	return s
 }
 
 // SetSearcher makes search available and the server ready.
-func (s *Server) SetSearcher(sr Searcher) { s.searcher.Store(&searcherBox{sr}) }
+func (s *Server) SetSearcher(sr Searcher) {
+	s.searcher.Store(&searcherBox{countingSearcher{sr, s.metrics}})
+	s.metrics.ready.Set(b2f(s.Ready()))
+}
 
-// Ready reports whether search is available.
-func (s *Server) Ready() bool { return s.searcher.Load() != nil }
+// Drain turns /readyz to 503 ahead of a shutdown, so load balancers stop
+// sending new requests while the ones in flight finish.
+func (s *Server) Drain() {
+	s.draining.Store(true)
+	s.metrics.ready.Set(0)
+}
+
+// Ready reports whether search is available and the server is not draining.
+func (s *Server) Ready() bool { return s.searcher.Load() != nil && !s.draining.Load() }
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // ServeHTTP makes Server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
@@ -77,15 +107,7 @@ func (s *Server) routes() *echo.Echo {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = s.handleError
-	e.Pre(canonicalSlashes)
-	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
-		DisablePrintStack: true,
-		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
-			s.log.Error("panic in handler", "path", c.Request().URL.Path, "err", err, "stack", string(stack))
-			return err
-		},
-	}))
-	e.Use(s.requestLog())
+	s.middleware(e)
 
 	e.GET("/", s.home)
 	e.GET("/search", s.searchPage)
@@ -96,6 +118,7 @@ func (s *Server) routes() *echo.Echo {
 	e.GET("/tags/:tag", s.tagPage)
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", s.metrics.handler())
 	e.GET("/static/*", echo.WrapHandler(http.FileServerFS(static)))
 
 	api := e.Group("/api/v1")
@@ -107,6 +130,9 @@ func (s *Server) routes() *echo.Echo {
 }
 
 func (s *Server) readyz(c echo.Context) error {
+	if s.draining.Load() {
+		return c.String(http.StatusServiceUnavailable, "shutting down\n")
+	}
 	if !s.Ready() {
 		return c.String(http.StatusServiceUnavailable, "index is building\n")
 	}
@@ -137,19 +163,6 @@ func canonicalSlashes(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return c.Redirect(http.StatusMovedPermanently, clean)
 	}
-}
-
-func (s *Server) requestLog() echo.MiddlewareFunc {
-	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
-		LogMethod: true, LogURIPath: true, LogStatus: true, LogLatency: true, LogError: true,
-		HandleError: true,
-		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
-			s.log.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-				slog.String("method", v.Method), slog.String("path", v.URIPath),
-				slog.Int("status", v.Status), slog.Duration("latency", v.Latency))
-			return nil
-		},
-	})
 }
 
 // base fills what every page shares.
