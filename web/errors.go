@@ -56,7 +56,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		_ = c.NoContent(e.Status)
 		return
 	}
-	_ = s.render(c, e.Status, templates.Problem(s.problemView(req.Context(), e, req.URL.Path)))
+	_ = s.render(c, e.Status, templates.Problem(s.problemView(uncounted(req.Context()), e, req.URL.Path)))
 }
 
 // asError maps any error to an *Error: echo's own (404 for unknown routes,

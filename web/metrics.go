@@ -129,9 +129,15 @@ type countingSearcher struct {
 	m *metrics
 }
 
+// uncountedKey marks a context whose searches are not a reader's queries
+// (the suggestions of a 404 page), so they stay out of the query metrics.
+type uncountedKey struct{}
+
+func uncounted(ctx context.Context) context.Context { return context.WithValue(ctx, uncountedKey{}, true) }
+
 func (cs countingSearcher) Search(ctx context.Context, q index.Query) (*index.Result, error) {
 	res, err := cs.Searcher.Search(ctx, q)
-	if err == nil {
+	if err == nil && ctx.Value(uncountedKey{}) == nil {
 		cs.m.queries.WithLabelValues("search").Inc()
 		if res.Total == 0 {
 			cs.m.noMatch.WithLabelValues("search").Inc()

@@ -48,7 +48,7 @@ func (s *Server) middleware(e *echo.Echo) {
 	e.Pre(securityHeaders, s.requestID, limitRequest, canonicalSlashes)
 	e.Use(s.metrics.middleware, s.requestLog())
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
-		DisablePrintStack: true,
+		DisableStackAll: true, // the panicking goroutine's stack only, and only to the log
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
 			s.log.Error("panic in handler", "request_id", requestID(c), "path", c.Request().URL.Path, "err", err, "stack", string(stack))
 			return err
@@ -57,7 +57,7 @@ func (s *Server) middleware(e *echo.Echo) {
 	if s.cfg.RateLimit > 0 {
 		e.Use(s.rateLimit())
 	}
-	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
+	e.Use(restoreContext, middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
 		Timeout: cmpOr(s.cfg.RequestTimeout, DefaultRequestTimeout),
 		ErrorHandler: func(err error, c echo.Context) error {
 			if errors.Is(err, context.DeadlineExceeded) {
@@ -67,6 +67,21 @@ func (s *Server) middleware(e *echo.Echo) {
 			return err
 		},
 	}))
+}
+
+// restoreContext puts back the request's own context once the deadline
+// middleware inside it returns: that one cancels its context on return, and
+// the error page, rendered after, must not see a cancelled context.
+func restoreContext(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ctx := c.Request().Context()
+		defer func() { // deferred, so a panic unwinding to Recover restores it too
+			if c.Request().Context() != ctx {
+				c.SetRequest(c.Request().WithContext(ctx))
+			}
+		}()
+		return next(c)
+	}
 }
 
 func cmpOr[T comparable](v, def T) T {
