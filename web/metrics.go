@@ -133,7 +133,9 @@ type countingSearcher struct {
 // (the suggestions of a 404 page), so they stay out of the query metrics.
 type uncountedKey struct{}
 
-func uncounted(ctx context.Context) context.Context { return context.WithValue(ctx, uncountedKey{}, true) }
+func uncounted(ctx context.Context) context.Context {
+	return context.WithValue(ctx, uncountedKey{}, true)
+}
 
 func (cs countingSearcher) Search(ctx context.Context, q index.Query) (*index.Result, error) {
 	res, err := cs.Searcher.Search(ctx, q)
