@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -147,6 +148,8 @@ func unsafeHTML(page string) []string {
 	}
 }
 
+var oracleScheme = regexp.MustCompile(`^[a-z][a-z0-9+.-]*$`)
+
 func isURLAttr(key string) bool {
 	switch key {
 	case "href", "src", "action", "xlink:href", "poster", "background", "cite", "data", "srcset", "ping", "manifest":
@@ -155,7 +158,8 @@ func isURLAttr(key string) bool {
 	return false
 }
 
-// safeURL accepts relative URLs and the http, https and mailto schemes,
+// safeURL accepts relative URLs, the http, https and mailto schemes and
+// templ's inert stand-in for a refused URL,
 // judged the way a browser would: after dropping control characters and
 // white space, case-insensitively.
 func safeURL(u string) bool {
@@ -170,12 +174,14 @@ func safeURL(u string) bool {
 	if colon < 0 {
 		return true
 	}
-	if slash := strings.IndexAny(s, "/?#"); slash >= 0 && slash < colon {
-		return true // the colon is in the path, not a scheme
+	if !oracleScheme.MatchString(s[:colon]) {
+		return true // no scheme, as a browser parses it: a relative URL
 	}
 	switch s[:colon] {
 	case "http", "https", "mailto":
 		return true
+	case "about":
+		return s == "about:invalid#templfailedsanitizationurl" // templ's stand-in for a URL it refused
 	}
 	return false
 }
