@@ -82,15 +82,21 @@ func newMetrics(datasetRecords int) *metrics {
 }
 
 // middleware counts every request by its route pattern (never the raw path,
-// which a client could vary without end) and final status.
+// which a client could vary without end) and final status. It answers the
+// errors of the handlers inside it, so the request log outside sees the
+// final status too.
 func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		m.inFlight.Inc()
 		defer m.inFlight.Dec()
 		start := time.Now()
-		err := next(c)
-		if err != nil {
+		if err := next(c); err != nil {
 			c.Error(err) // writes the response, so the status below is final
+			if !c.Response().Committed {
+				// Nothing could be written (the client left): record the
+				// status the error stands for, for this count and the log.
+				c.Response().Status = asError(err).Status
+			}
 		}
 		route := c.Path()
 		if route == "" || c.Response().Status == http.StatusNotFound && route == "/*" {

@@ -32,6 +32,9 @@ const (
 	// MaxBodyBytes caps a request body; no route reads one, so this only
 	// bounds what a hostile client can make the server read.
 	MaxBodyBytes = 10 << 10
+	// StatusClientClosed is logged and counted for requests whose client
+	// left before the answer (nginx's 499), so they do not pass for 5xx.
+	StatusClientClosed = 499
 	// DefaultRequestTimeout is the per-request deadline when Config leaves it 0.
 	DefaultRequestTimeout = 5 * time.Second
 )
@@ -46,7 +49,7 @@ const contentSecurityPolicy = "default-src 'self'; object-src 'none'; base-uri '
 func (s *Server) middleware(e *echo.Echo) {
 	e.IPExtractor = clientIP(s.cfg.TrustedProxies)
 	e.Pre(securityHeaders, s.requestID, limitRequest, canonicalSlashes)
-	e.Use(s.metrics.middleware, s.requestLog())
+	e.Use(s.requestLog(), s.metrics.middleware)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisableStackAll: true, // the panicking goroutine's stack only, and only to the log
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
@@ -60,9 +63,13 @@ func (s *Server) middleware(e *echo.Echo) {
 	e.Use(restoreContext, middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
 		Timeout: cmpOr(s.cfg.RequestTimeout, DefaultRequestTimeout),
 		ErrorHandler: func(err error, c echo.Context) error {
-			if errors.Is(err, context.DeadlineExceeded) {
+			switch {
+			case errors.Is(err, context.DeadlineExceeded):
 				s.metrics.timeouts.Inc()
 				return &Error{Status: http.StatusServiceUnavailable, Code: "timeout", Message: "the request took too long; try a shorter query"}
+			case errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil:
+				// The client went away; not a server error, and nobody reads the answer.
+				return &Error{Status: StatusClientClosed, Code: "client_closed", Message: "the client closed the connection"}
 			}
 			return err
 		},

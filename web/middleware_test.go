@@ -318,3 +318,21 @@ func TestDrain(t *testing.T) {
 		t.Errorf("metrics still report ready")
 	}
 }
+
+// TestClientGone checks that a request whose client leaves mid-search is
+// counted and logged as 499, not as a server error.
+func TestClientGone(t *testing.T) {
+	var logs bytes.Buffer
+	s := New(testDataset(t), Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	s.SetSearcher(stuck{})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	do(s, httptest.NewRequest(http.MethodGet, "/search?q=x", nil).WithContext(ctx))
+	m := body(t, get(t, s, "/metrics"))
+	if !strings.Contains(m, `errkb_http_requests_total{method="GET",route="/search",status="499"} 1`) || strings.Contains(m, `status="500"`) {
+		t.Errorf("a client that left is not counted as 499:\n%s", grepLines(m, "requests_total"))
+	}
+	if strings.Contains(logs.String(), "level=ERROR") || !strings.Contains(logs.String(), "status=499") {
+		t.Errorf("log:\n%s", logs.String())
+	}
+}
