@@ -5,18 +5,29 @@
 # server's memory every 5 s and its 5xx count from /metrics, and fails on
 # any 5xx or a normal-query p99 over 100 ms. Not part of `make test`.
 #
-# Usage: scripts/hostile-load.sh [--dataset DIR] [--duration 60s] [--records 5000]
+# Usage: scripts/hostile-load.sh [--dataset DIR] [--duration 60s] [--records 5000] [--connections 4] [--baseline]
+#
+# --baseline sends no hostile queries, for comparing the same load without
+# them.
+#
+# wrk is closed-loop: every connection sends its next request when the last
+# is answered, so on this 2-core machine more connections mostly add queueing
+# time to every request; 4 keep the server busy without measuring the queue.
 # Needs wrk (apt-get install wrk) and go.
 set -euo pipefail
 
 duration=60s
 records=5000
+connections=4
+mixed_mode=mixed
 dataset=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --dataset) dataset=$2; shift 2 ;;
     --duration) duration=$2; shift 2 ;;
     --records) records=$2; shift 2 ;;
+    --connections) connections=$2; shift 2 ;;
+    --baseline) mixed_mode=normal; shift ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -63,25 +74,34 @@ done
 curl -fs "http://$addr/readyz" >/dev/null || { echo "server not ready"; cat "$work/server.log"; exit 1; }
 echo "errkb ready on $addr with $(curl -fs "http://$addr/metrics" | awk '/^errkb_index_records /{print $2}') records; load for $duration"
 
+metric() { curl -fs "http://$addr/metrics" | awk -v m="$1" '$1 == m {print $2}'; }
+requests() { curl -fs "http://$addr/metrics" | awk '/^errkb_http_requests_total/ {s += $2} END {print s + 0}'; }
+cpu0=$(metric process_cpu_seconds_total); req0=$(requests)
+
 rss() { awk '/^VmRSS/{print $2}' "/proc/$server_pid/status"; }
 ( while kill -0 "$server_pid" 2>/dev/null; do echo "$(date +%s) $(rss)"; sleep 5; done ) > "$work/rss.log" &
 sampler=$!
 
-WRK_MODE=mixed wrk -t2 -c16 -d"$duration" --timeout 5s -s "$here/hostile-load.lua" "http://$addr" > "$work/mixed.txt" 2>&1 &
+WRK_MODE=$mixed_mode wrk -t1 -c"$connections" -d"$duration" --timeout 5s -s "$here/hostile-load.lua" "http://$addr" > "$work/mixed.txt" 2>&1 &
 mixed=$!
-WRK_MODE=normal wrk -t1 -c2 -d"$duration" --timeout 5s -s "$here/hostile-load.lua" "http://$addr" > "$work/normal.txt" 2>&1
+WRK_MODE=normal wrk -t1 -c1 -d"$duration" --timeout 5s -s "$here/hostile-load.lua" "http://$addr" > "$work/normal.txt" 2>&1
 wait "$mixed"
 kill "$sampler" 2>/dev/null || true
 
-echo "== mixed load: 2 threads, 16 connections, 10% hostile"
+echo "== load ($mixed_mode): 1 thread, $connections connections$([ "$mixed_mode" = mixed ] && echo ', 10% hostile')"
 cat "$work/mixed.txt"
-echo "== normal-query probe: 1 thread, 2 connections, alongside"
+echo "== normal-query probe: 1 thread, 1 connection, alongside"
 cat "$work/normal.txt"
 echo "== server RSS (KiB) every 5 s"
 awk '{printf "%s ", $2} END {print ""}' "$work/rss.log"
-fivexx=$(curl -fs "http://$addr/metrics" | awk '/^errkb_http_requests_total/ && /status="5/ {s += $2} END {print s + 0}')
-echo "== 5xx answers counted by the server: $fivexx"
+fivexx=$(curl -fs "http://$addr/metrics" | awk '/^errkb_http_requests_total/ && /status="5/ && !/route="\/readyz"/ {s += $2} END {print s + 0}')
+echo "== 5xx answers counted by the server (/readyz while the index built excepted): $fivexx"
 curl -fs "http://$addr/metrics" | grep -E '^errkb_(queries|request_timeouts|rate_limited)' || true
+
+cpu1=$(metric process_cpu_seconds_total); req1=$(requests)
+awk -v c0="$cpu0" -v c1="$cpu1" -v r0="$req0" -v r1="$req1" 'BEGIN {
+  printf "== server CPU: %.1f s for %d requests, %.2f ms a request\n", c1 - c0, r1 - r0, 1000 * (c1 - c0) / (r1 - r0) }'
+echo "== machine load average: $(cut -d' ' -f1-3 /proc/loadavg) (other processes share the 2 cores)"
 
 kill -TERM "$server_pid"
 wait "$server_pid"; code=$?
