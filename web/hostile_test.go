@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"regexp"
 	"net/http/httptest"
 	"net/url"
 	"strings"
@@ -40,6 +41,7 @@ var hostileParams = []string{
 var hostileSegments = []string{
 	"..", "%2e%2e", "..%2f..%2fetc%2fpasswd", "%00", "%ff", "<script>", "a%2Fb", "JS-CONSUMER-OFFLINE",
 	strings.Repeat("s", 300), "%E2%80%AE", "nats-io", "*",
+	"%5Cevil.example", "%09%2Fevil.example", "%2F%2Fevil.example", "%5C%5Cevil.example", "%0A/evil.example",
 }
 
 // hostileRequests builds requests for every GET route of s: each path
@@ -68,6 +70,11 @@ func hostileRequests(s *Server) []string {
 		for _, p := range hostileParams {
 			targets = append(targets, base+"?q=stream&"+p)
 		}
+	}
+	// Paths whose first segment could turn a trailing-slash redirect into an
+	// off-site one.
+	for _, seg := range []string{"%5Cevil.example", "%09/evil.example", "%2F%2Fevil.example", "%5C%5Cevil.example", "%0A/evil.example", "/evil.example", "%2F/evil.example"} {
+		targets = append(targets, "/"+seg+"/", "/"+seg+"/x/")
 	}
 	return targets
 }
@@ -117,6 +124,9 @@ func TestHostileInputEveryRoute(t *testing.T) {
 				}
 			}
 			checkSecurityHeaders(t, what, res)
+			if loc := res.Header.Get("Location"); loc != "" && !onSite(loc) {
+				t.Errorf("%s: redirects off the site to %q", what, loc)
+			}
 		}
 	}
 	t.Logf("%d hostile requests, slowest %v (%s)", 2*len(targets), slowest, shorten(slowestTarget))
@@ -124,6 +134,16 @@ func TestHostileInputEveryRoute(t *testing.T) {
 		t.Errorf("slowest request took %v: %s", slowest, shorten(slowestTarget))
 	}
 }
+
+// onSite reports whether a browser would keep a redirect to loc on this
+// site: browsers drop tabs and newlines from URLs and read '\\' as '/', so
+// "/\\evil.example" and "/\t/evil.example" are as off-site as "//evil.example".
+func onSite(loc string) bool {
+	n := strings.NewReplacer("\t", "", "\n", "", "\r", "", "\\", "/").Replace(loc)
+	return !strings.HasPrefix(n, "//") && !hasScheme.MatchString(n)
+}
+
+var hasScheme = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`)
 
 func mustParse(t testing.TB, target string) *url.URL {
 	u, err := url.ParseRequestURI(target)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -157,7 +158,9 @@ func canonicalSlashes(next echo.HandlerFunc) echo.HandlerFunc {
 		if p == "/" || !strings.HasSuffix(p, "/") {
 			return next(c)
 		}
-		clean := "/" + strings.Trim(p, "/")
+		// Escaped, because browsers drop tabs and newlines from a Location and
+		// read '\' as '/': "/\evil.example" would leave the site.
+		clean := (&url.URL{Path: "/" + strings.Trim(p, "/")}).EscapedPath()
 		if q := c.Request().URL.RawQuery; q != "" {
 			clean += "?" + q
 		}
