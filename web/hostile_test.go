@@ -2,9 +2,9 @@ package web
 
 import (
 	"net/http"
-	"regexp"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
