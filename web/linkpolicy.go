@@ -1,12 +1,14 @@
 package web
 
 import (
+	"html"
 	"regexp"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // linkPolicy keeps only links and images whose URL is relative or uses
@@ -27,15 +29,15 @@ func (linkPolicy) Transform(doc *ast.Document, reader text.Reader, _ parser.Cont
 		}
 		switch n := n.(type) {
 		case *ast.Link:
-			if !allowedURL(string(n.Destination)) {
+			if !allowedDestination(n.Destination) {
 				refused = append(refused, n)
 			}
 		case *ast.Image:
-			if !allowedURL(string(n.Destination)) {
+			if !allowedDestination(n.Destination) {
 				refused = append(refused, n)
 			}
 		case *ast.AutoLink:
-			if !allowedURL(string(n.URL(src))) {
+			if !allowedDestination(n.URL(src)) {
 				refused = append(refused, n)
 			}
 		}
@@ -62,6 +64,15 @@ func unlink(n ast.Node, src []byte) {
 		c = next
 	}
 	parent.RemoveChild(parent, n)
+}
+
+// allowedDestination judges a destination as the renderer will write it:
+// goldmark resolves entities ("A&colon;" becomes "A:") when it writes the
+// href, so the raw destination alone would let such a link through.
+func allowedDestination(dest []byte) bool {
+	return allowedURL(string(dest)) &&
+		allowedURL(string(util.URLEscape(dest, true))) &&
+		allowedURL(html.UnescapeString(string(dest)))
 }
 
 var schemeRE = regexp.MustCompile(`^[a-z][a-z0-9+.-]*$`)
