@@ -22,8 +22,20 @@ test-browser:
 	go vet -tags browser ./web/
 	go test -tags browser -run '^TestBrowser$$' -count=1 -timeout 5m ./web/
 
-# Each fuzz target for a bounded time.
+# Each fuzz target for a bounded time (FUZZTIME each; seeds are in each
+# package's testdata/fuzz and also run in plain `go test`). The fuzzer
+# prints its executions; grep "execs:" in the output for the figures.
+FUZZTIME ?= 15s
+FUZZ_TARGETS = .:FuzzLoad ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage
 test-fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "fuzz $$fn in $$pkg for $(FUZZTIME)"; \
+		out=$$(mktemp); \
+		if go test -run='^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) $$pkg >$$out 2>&1; then \
+			grep 'execs:' $$out | tail -n 1; tail -n 2 $$out; rm -f $$out; \
+		else cat $$out; rm -f $$out; exit 1; fi; \
+	done
 
 check: vet check-generated
 

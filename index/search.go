@@ -67,7 +67,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Result, error) {
 	q.Limit = min(q.Limit, MaxLimit)
 	q.Offset = min(max(q.Offset, 0), MaxOffset)
 
-	req := bleve.NewSearchRequestOptions(ix.query(q), q.Limit, q.Offset, false)
+	req := bleve.NewSearchRequestOptions(ix.query(q, true), q.Limit, q.Offset, false)
 	req.SortBy([]string{"-_score", "_id"})
 	req.Highlight = bleve.NewHighlightWithStyle("html")
 	req.Highlight.AddField(fieldMessage)
@@ -77,6 +77,12 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Result, error) {
 	req.AddFacet(fieldSeverity, bleve.NewFacetRequest(fieldSeverity, 10))
 
 	res, err := ix.bi.SearchInContext(ctx, req)
+	if err != nil && ctx.Err() == nil {
+		// Typo-tolerant terms can expand past the clause limit on a large
+		// dataset; the exact query still answers.
+		req.Query = ix.query(q, false)
+		res, err = ix.bi.SearchInContext(ctx, req)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", q.Text, err)
 	}
@@ -111,10 +117,10 @@ func facetCounts(f *search.FacetResult) []FacetCount {
 // query builds the bleve query in code; user text is never parsed as
 // bleve's query-string syntax, in which ':', '/', '~' and quotes, all
 // common in log lines, are operators.
-func (ix *Index) query(q Query) query.Query {
+func (ix *Index) query(q Query, fuzzy bool) query.Query {
 	var must []query.Query
 	if text := strings.TrimSpace(q.Text); text != "" {
-		must = append(must, textQuery(text))
+		must = append(must, textQuery(text, fuzzy))
 	}
 	for _, f := range []struct{ field, value string }{
 		{fieldRepo, q.Repo}, {fieldTags, q.Tag}, {fieldSeverity, q.Severity},
@@ -133,15 +139,16 @@ func (ix *Index) query(q Query) query.Query {
 
 // textQuery matches free text against every field, weighted so that an
 // exact identifier beats a message match, which beats prose.
-func textQuery(text string) query.Query {
+func textQuery(text string, fuzzy bool) query.Query {
 	term := func(field, v string, boost float64) query.Query {
 		t := bleve.NewTermQuery(v)
 		t.SetField(field)
 		t.SetBoost(boost)
 		return t
 	}
+	words := boundText(text)
 	match := func(field string, boost float64) *query.MatchQuery {
-		m := bleve.NewMatchQuery(text)
+		m := bleve.NewMatchQuery(words)
 		m.SetField(field)
 		m.SetBoost(boost)
 		return m
@@ -159,7 +166,7 @@ func textQuery(text string) query.Query {
 	}
 	// Typos: fuzzy matching costs a term expansion per word, so only short
 	// queries get it.
-	if len(strings.Fields(text)) <= 8 {
+	if fuzzy && fuzzyAllowed(words, 8) {
 		for _, field := range []string{fieldMessage, fieldCodeText} {
 			m := match(field, 0.3)
 			m.SetFuzziness(1)

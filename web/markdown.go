@@ -8,6 +8,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
 
@@ -22,6 +23,7 @@ import (
 func newMarkdown(lx *lexers) goldmark.Markdown {
 	return goldmark.New(
 		goldmark.WithExtensions(extension.Strikethrough, extension.Table, extension.Linkify),
+		goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(linkPolicy{}, 1000))),
 		goldmark.WithRendererOptions(
 			renderer.WithNodeRenderers(util.Prioritized(literalHTML{}, 100), util.Prioritized(codeBlocks{lx}, 100)),
 		),
