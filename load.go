@@ -63,7 +63,7 @@ func loadSource(src Source) ([]*Record, Problems) {
 		if ext != ".json" && ext != ".jsonl" {
 			return nil
 		}
-		data, err := fs.ReadFile(src.FS, p)
+		data, err := readCapped(src.FS, p)
 		if err != nil {
 			problems = append(problems, Problem{Location: Location{File: name}, Message: err.Error()})
 			return nil
@@ -200,6 +200,9 @@ func lineAt(data []byte, off int) int {
 // parseEntry turns one envelope or bare record into a Record, or reports
 // why it cannot.
 func parseEntry(raw []byte, loc Location) (*Record, Problems) {
+	if probs := tooLarge(raw, loc); probs != nil {
+		return nil, probs
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return nil, Problems{{Location: loc, Message: "expected a JSON object (an envelope or a record), got " + jsonKind(raw)}}
@@ -212,12 +215,14 @@ func parseEntry(raw []byte, loc Location) (*Record, Problems) {
 				return nil, Problems{{Location: loc, Field: "datasetVersion", Message: "must be a string, got " + jsonKind(v)}}
 			}
 		}
+		fields = nil // a fresh map: Unmarshal would merge into the envelope's
 		if err := json.Unmarshal(r, &fields); err != nil {
 			return nil, Problems{{Location: loc, Field: "record", Message: "must be an object, got " + jsonKind(r)}}
 		}
 		recRaw = r
 	}
 	probs := checkFields(fields, loc)
+	probs = append(probs, checkHostile(fields, loc)...)
 	if len(probs) > 0 {
 		return nil, probs
 	}

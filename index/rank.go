@@ -3,6 +3,7 @@ package index
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/errkb/errkb"
 )
@@ -293,7 +294,7 @@ func (ix *Index) nearCodes(a *analysis, whole string) {
 	seen := map[string]bool{}
 	for _, key := range []string{NormalizeCode(whole), strings.ToLower(strings.Join(a.u.chunks, ""))} {
 		d := codeEdits(len(key))
-		if len(key) > maxFuzzyLen*2 {
+		if len(key) > maxFuzzyTermBytes*2 {
 			d = 0
 		}
 		if d == 0 || seen[key] {
@@ -445,11 +446,28 @@ func (ix *Index) textCover(a *analysis, e *evidence) {
 }
 
 // searchWords are the words sent to bleve: the corrected words and the
-// words as typed, which prose may still contain.
+// words as typed, which prose may still contain. Words longer than
+// maxSearchWordBytes (hashes, base64, runs of ideographs, which bleve
+// splits into a term per character) are left out, and the letters kept
+// are bounded by maxQueryRunes, so no text reaches bleve's clause limit.
 func (a *analysis) searchWords() []string {
-	out := append([]string(nil), a.words...)
+	out := make([]string, 0, len(a.words)+len(a.corrections))
+	runes := 0
+	add := func(w string) {
+		n := utf8.RuneCountInString(w)
+		if len(w) <= maxSearchWordBytes && runes+n <= maxQueryRunes {
+			out = append(out, w)
+			runes += n
+		}
+	}
+	for _, w := range a.words {
+		add(w)
+	}
 	for w := range a.corrections {
-		out = append(out, w)
+		add(w)
 	}
 	return out
 }
+
+// maxSearchWordBytes is the longest word sent to bleve.
+const maxSearchWordBytes = 64

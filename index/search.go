@@ -134,13 +134,15 @@ func topCounts(m map[string]int, n int) []FacetCount {
 // Result carries the total; its Hits and Facets are left to the caller.
 func (ix *Index) rank(ctx context.Context, a *analysis, q Query, size int) ([]*evidence, *Result, error) {
 	var should []query.Query
-	if tq := textQuery(a.searchWords()); tq != nil {
-		should = append(should, tq)
+	text := textQuery(a.searchWords())
+	if text != nil {
+		should = append(should, text)
 	}
-	ids := ix.evidenceIDs(a)
-	if len(ids) > 0 {
+	var byEvidence query.Query
+	if ids := ix.evidenceIDs(a); len(ids) > 0 {
 		d := bleve.NewDocIDQuery(ids)
 		d.SetBoost(100)
+		byEvidence = d
 		should = append(should, d)
 		size += len(ids)
 	}
@@ -152,6 +154,15 @@ func (ix *Index) rank(ctx context.Context, a *analysis, q Query, size int) ([]*e
 	// after re-ranking instead.
 	req := bleve.NewSearchRequestOptions(ix.filtered(q, bleve.NewDisjunctionQuery(should...)), size, 0, false)
 	res, err := ix.bi.SearchInContext(ctx, req)
+	if err != nil && ctx.Err() == nil && text != nil {
+		// Words are bounded (see searchWords), but should some text still
+		// expand past bleve's clause limit, the evidence alone answers.
+		if byEvidence == nil {
+			byEvidence = bleve.NewMatchNoneQuery()
+		}
+		req.Query = ix.filtered(q, byEvidence)
+		res, err = ix.bi.SearchInContext(ctx, req)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("search %q: %w", q.Text, err)
 	}

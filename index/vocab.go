@@ -72,16 +72,13 @@ var levBuilders = sync.OnceValues(func() ([2]*levenshtein.LevenshteinAutomatonBu
 	return out, nil
 })
 
-// maxFuzzyLen is the longest word corrected; longer "words" are hashes
-// or base64, and automata for them cost more than they can find.
-const maxFuzzyLen = 32
-
 // maxEdits is how many wrong letters a word of n letters may have: none
 // for short words, where one letter changes the word ("get"/"set"), one up
-// to six letters, two beyond.
+// to six letters, two beyond; none past maxFuzzyTermBytes (hashes, base64),
+// whose automata cost more than they can find.
 func maxEdits(n int) int {
 	switch {
-	case n < 4 || n > maxFuzzyLen:
+	case n < 4 || n > maxFuzzyTermBytes:
 		return 0
 	case n <= 6:
 		return 1

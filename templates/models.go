@@ -3,6 +3,8 @@
 // package fills the view models.
 package templates
 
+import "strings"
+
 // HTML is Markdown already rendered to safe HTML (raw HTML off, dangerous
 // links dropped) by the web package. Only values of this type reach
 // templ.Raw.
@@ -16,6 +18,10 @@ type Base struct {
 	DatasetVersion string
 	RecordCount    int
 	StylesheetURL  string
+	ScriptURL      string // the small copy-button and "/" script; pages work without it
+	IconURL        string
+	Canonical      string // absolute or site path of the page's canonical URL; "" for none
+	Crumbs         []Link // breadcrumbs; the last one, the page itself, has no URL
 }
 
 // Link is a labelled URL.
@@ -27,12 +33,14 @@ type Link struct {
 
 // RecordItem is one record in a list.
 type RecordItem struct {
-	URL        string
-	Code       string
-	Message    string
-	Repo       string
-	Severity   string
-	Highlights []HTML // message or documentation fragments with <mark>
+	URL         string
+	Code        string
+	Message     string
+	Repo        string
+	Severity    string
+	MessageHTML HTML   // Message with the matched terms in <mark>, from search; "" to show Message
+	Highlights  []HTML // documentation fragments with <mark>
+	Note        string // why a related record is shown ("same project, tag quorum")
 }
 
 // HomeView is the front page.
@@ -82,6 +90,9 @@ type RecordView struct {
 	CodeBlocks  []CodeBlock
 	Source      *SourceView
 	Tags        []Link
+	Related     []RecordItem
+	Contents    []Link // "On this page": one link per section anchor
+	Handling    string // handlingStrategy
 	StableURL   string
 	LookupURL   string
 	APIURL      string
@@ -98,9 +109,11 @@ type Section struct {
 
 // CodeBlock is one code field shown as code.
 type CodeBlock struct {
-	ID    string
-	Title string
-	Code  string
+	ID       string
+	Title    string
+	Code     string
+	HTML     HTML   // Code highlighted: escaped text in spans with chroma's classes
+	Language string // display name of the language ("Go"), "" when unknown
 }
 
 // SourceView is the source snippet with line links at the analysed commit.
@@ -113,12 +126,17 @@ type SourceView struct {
 	Lines     []SourceLine
 	StartLine int
 	EndLine   int
+	Language  string // from the file's extension, "" when unknown
+	CommitURL string // the analysed commit on GitHub
+	HeadURL   string // the same file on the default branch, which may have moved on
+	Analyzed  string // date of the analysis, "2026-09-02"
 }
 
 // SourceLine is one numbered line; URL links to it on GitHub.
 type SourceLine struct {
 	Number  int
 	Text    string
+	HTML    HTML // Text highlighted
 	URL     string
 	IsError bool
 }
@@ -144,4 +162,17 @@ type ProblemView struct {
 	Heading     string
 	Message     string
 	Suggestions []RecordItem
+}
+
+// severityClass is the CSS class for a severity ("sev-error"), from its
+// letters only: severities come from the dataset, and a class name must
+// not carry whatever text a record holds.
+func severityClass(severity string) string {
+	b := []byte("sev-")
+	for _, c := range []byte(strings.ToLower(severity)) {
+		if c >= 'a' && c <= 'z' {
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }

@@ -12,10 +12,10 @@ import (
 func TestDidYouMean(t *testing.T) {
 	s := testServer(t)
 	resp := get(t, s, "/search?q=widgt+queu+is+full")
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("status %d", resp.StatusCode)
+	if resp.Code != http.StatusOK {
+		t.Fatalf("status %d", resp.Code)
 	}
-	link := doc(t, resp).Find(".did-you-mean a").First()
+	link := doc(t, resp.Result()).Find(".did-you-mean a").First()
 	if href, _ := link.Attr("href"); link.Text() != "widget queue is full" || href != "/search?q=widget+queue+is+full" {
 		t.Errorf("did-you-mean link %q -> %q", link.Text(), href)
 	}

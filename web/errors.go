@@ -41,9 +41,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	e := asError(err)
 	req := c.Request()
 	if e.Status >= 500 {
-		s.log.Error("request failed", "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", err)
+		s.log.Error("request failed", "request_id", requestID(c), "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", err)
 	} else {
-		s.log.Info("request refused", "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", e.Message)
+		s.log.Info("request refused", "request_id", requestID(c), "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", e.Message)
 	}
 	if e.Status == http.StatusServiceUnavailable {
 		c.Response().Header().Set("Retry-After", "5")
@@ -56,7 +56,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		_ = c.NoContent(e.Status)
 		return
 	}
-	_ = s.render(c, e.Status, templates.Problem(s.problemView(req.Context(), e, req.URL.Path)))
+	_ = s.render(c, e.Status, templates.Problem(s.problemView(uncounted(req.Context()), e, req.URL.Path)))
 }
 
 // asError maps any error to an *Error: echo's own (404 for unknown routes,

@@ -1,12 +1,14 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/templates"
 )
@@ -142,6 +144,8 @@ func (s *Server) project(c echo.Context) error {
 	}
 	v := templates.ListView{Base: s.base(repo, ""), Heading: repo, Records: recordItems(recs),
 		Intro: strconv.Itoa(len(recs)) + " documented errors."}
+	v.Crumbs = []templates.Link{{Label: "Projects", URL: "/errors"}, {Label: repo}}
+	v.Canonical = s.url(repoPath(repo))
 	return s.render(c, http.StatusOK, templates.List(v))
 }
 
@@ -153,6 +157,8 @@ func (s *Server) tagPage(c echo.Context) error {
 	}
 	v := templates.ListView{Base: s.base("Tag "+tag, ""), Heading: "Errors tagged " + tag, Records: recordItems(recs),
 		Intro: strconv.Itoa(len(recs)) + " errors."}
+	v.Crumbs = []templates.Link{{Label: "Home", URL: "/"}, {Label: "Tag " + tag}}
+	v.Canonical = s.url(tagPath(tag))
 	return s.render(c, http.StatusOK, templates.List(v))
 }
 
@@ -165,9 +171,26 @@ func (s *Server) recordPage(c echo.Context) error {
 	if r.Repo != owner+"/"+repo {
 		return c.Redirect(http.StatusMovedPermanently, recordPath(r))
 	}
-	v, ok := s.records.Load(r.ID)
-	if !ok {
-		v, _ = s.records.LoadOrStore(r.ID, s.recordView(r))
+	v := *s.cachedRecordView(c.Request().Context(), r)
+	if s.cfg.BaseURL == "" {
+		// Without --base-url the link box still shows full URLs a reader
+		// can paste, taken from the host the page was asked on.
+		v.StableURL = s.absBase(c) + recordPath(r)
+		v.LookupURL = s.absBase(c) + lookupPath(r.ErrorCode)
 	}
-	return s.render(c, http.StatusOK, templates.Record(*v.(*templates.RecordView)))
+	return s.render(c, http.StatusOK, templates.Record(v))
+}
+
+// cachedRecordView returns the record's page model, building it on first
+// view. A view built while the index is still loading lacks the related
+// errors found by search, so it is used but not kept.
+func (s *Server) cachedRecordView(ctx context.Context, r *errkb.Record) *templates.RecordView {
+	if v, ok := s.views.get(r.ID); ok {
+		return v
+	}
+	v := s.recordView(ctx, r)
+	if !s.Ready() {
+		return v
+	}
+	return s.views.add(r.ID, v)
 }

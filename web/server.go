@@ -6,14 +6,16 @@ package web
 import (
 	"context"
 	"embed"
+	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 	"github.com/yuin/goldmark"
 
 	"github.com/errkb/errkb"
@@ -32,6 +34,16 @@ type Config struct {
 	// BaseURL, when set, makes API url fields absolute ("https://errkb.example.com").
 	BaseURL string
 	Logger  *slog.Logger
+
+	// RequestTimeout bounds each request; 0 means DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	// RateLimit, when above 0, allows each client address this many
+	// requests a second, in bursts of RateBurst (0: twice RateLimit).
+	RateLimit float64
+	RateBurst int
+	// TrustedProxies are the proxies whose X-Forwarded-For names the
+	// client; without them the connection's address is the client.
+	TrustedProxies []*net.IPNet
 }
 
 // Server serves one dataset. Pages of single records work as soon as it is
@@ -44,7 +56,13 @@ type Server struct {
 	log      *slog.Logger
 	md       goldmark.Markdown
 	echo     *echo.Echo
-	records  sync.Map // record id -> *templates.RecordView, built on first view
+	views    *viewCache // record views, built on first view
+	assets   *assets
+	lexers   *lexers
+	metrics  *metrics
+	draining atomic.Bool
+
+	sitemapMax int // URLs per sitemap file
 }
 
 type searcherBox struct{ Searcher }
@@ -58,16 +76,42 @@ func New(ds *errkb.Dataset, cfg Config) *Server {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown()}
+	lx := &lexers{}
+	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown(lx), lexers: lx, views: newViewCache(maxCachedViews),
+		sitemapMax: sitemapMax, metrics: newMetrics(ds.Len())}
+	sub, err := fs.Sub(static, "static")
+	if err == nil {
+		s.assets, err = loadAssets(sub)
+	}
+	if err != nil {
+		panic("web: embedded static files: " + err.Error()) // built into the binary; cannot fail at run time
+	}
 	s.echo = s.routes()
 	return s
 }
 
 // SetSearcher makes search available and the server ready.
-func (s *Server) SetSearcher(sr Searcher) { s.searcher.Store(&searcherBox{sr}) }
+func (s *Server) SetSearcher(sr Searcher) {
+	s.searcher.Store(&searcherBox{countingSearcher{sr, s.metrics}})
+	s.metrics.ready.Set(b2f(s.Ready()))
+}
 
-// Ready reports whether search is available.
-func (s *Server) Ready() bool { return s.searcher.Load() != nil }
+// Drain turns /readyz to 503 ahead of a shutdown, so load balancers stop
+// sending new requests while the ones in flight finish.
+func (s *Server) Drain() {
+	s.draining.Store(true)
+	s.metrics.ready.Set(0)
+}
+
+// Ready reports whether search is available and the server is not draining.
+func (s *Server) Ready() bool { return s.searcher.Load() != nil && !s.draining.Load() }
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // ServeHTTP makes Server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
@@ -77,15 +121,7 @@ func (s *Server) routes() *echo.Echo {
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = s.handleError
-	e.Pre(canonicalSlashes)
-	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
-		DisablePrintStack: true,
-		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
-			s.log.Error("panic in handler", "path", c.Request().URL.Path, "err", err, "stack", string(stack))
-			return err
-		},
-	}))
-	e.Use(s.requestLog())
+	s.middleware(e)
 
 	// Every page also answers HEAD, which link checkers and load balancers use.
 	get := func(g interface {
@@ -102,7 +138,13 @@ func (s *Server) routes() *echo.Echo {
 	get(e, "/tags/:tag", s.tagPage)
 	get(e, "/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 	get(e, "/readyz", s.readyz)
-	get(e, "/static/*", echo.WrapHandler(http.FileServerFS(static)))
+	get(e, "/metrics", s.metrics.handler())
+	get(e, "/static/*", s.serveAsset)
+	get(e, "/favicon.ico", s.favicon)
+	get(e, "/robots.txt", s.robots)
+	get(e, "/sitemap.xml", s.sitemap)
+	get(e, "/sitemap-:n", s.sitemapPart)
+	get(e, "/opensearch.xml", s.openSearch)
 
 	api := e.Group("/api/v1")
 	get(api, "/errors/:owner/:repo/:slug", s.apiRecord)
@@ -113,6 +155,9 @@ func (s *Server) routes() *echo.Echo {
 }
 
 func (s *Server) readyz(c echo.Context) error {
+	if s.draining.Load() {
+		return c.String(http.StatusServiceUnavailable, "shutting down\n")
+	}
 	if !s.Ready() {
 		return c.String(http.StatusServiceUnavailable, "index is building\n")
 	}
@@ -137,25 +182,14 @@ func canonicalSlashes(next echo.HandlerFunc) echo.HandlerFunc {
 		if p == "/" || !strings.HasSuffix(p, "/") {
 			return next(c)
 		}
-		clean := "/" + strings.Trim(p, "/")
+		// Escaped, because browsers drop tabs and newlines from a Location and
+		// read '\' as '/': "/\evil.example" would leave the site.
+		clean := (&url.URL{Path: "/" + strings.Trim(p, "/")}).EscapedPath()
 		if q := c.Request().URL.RawQuery; q != "" {
 			clean += "?" + q
 		}
 		return c.Redirect(http.StatusMovedPermanently, clean)
 	}
-}
-
-func (s *Server) requestLog() echo.MiddlewareFunc {
-	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
-		LogMethod: true, LogURIPath: true, LogStatus: true, LogLatency: true, LogError: true,
-		HandleError: true,
-		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
-			s.log.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-				slog.String("method", v.Method), slog.String("path", v.URIPath),
-				slog.Int("status", v.Status), slog.Duration("latency", v.Latency))
-			return nil
-		},
-	})
 }
 
 // base fills what every page shares.
@@ -165,7 +199,9 @@ func (s *Server) base(title, query string) templates.Base {
 		Query:          query,
 		DatasetVersion: s.ds.Version(),
 		RecordCount:    s.ds.Len(),
-		StylesheetURL:  "/static/style.css",
+		StylesheetURL:  s.assets.URL("style.css"),
+		ScriptURL:      s.assets.URL("app.js"),
+		IconURL:        s.assets.URL("favicon.svg"),
 	}
 }
 

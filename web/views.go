@@ -1,9 +1,14 @@
 package web
 
 import (
+	"context"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/alecthomas/chroma/v2"
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
@@ -40,12 +45,18 @@ func recordItem(r *errkb.Record, highlights map[string][]string) templates.Recor
 		Severity: r.Severity,
 	}
 	// Highlights are bleve's HTML fragments: the record text escaped, with
-	// <mark> added around matched terms.
-	for _, field := range []string{"message", "documentation"} {
-		for _, f := range highlights[field] {
-			it.Highlights = append(it.Highlights, templates.HTML(f))
-			break
+	// <mark> added around matched terms. A message fragment replaces the
+	// plain message when it marks something; it is the whole message, as
+	// messages are short.
+	for _, f := range highlights["message"] {
+		if strings.Contains(f, "<mark>") {
+			it.MessageHTML = templates.HTML(f)
 		}
+		break
+	}
+	for _, f := range highlights["documentation"] {
+		it.Highlights = append(it.Highlights, templates.HTML(f))
+		break
 	}
 	return it
 }
@@ -58,9 +69,11 @@ func recordItems(rs []*errkb.Record) []templates.RecordItem {
 	return items
 }
 
-// recordView builds the page of one record. Markdown is rendered here, once
-// per record, and the result cached by the caller.
-func (s *Server) recordView(r *errkb.Record) *templates.RecordView {
+// recordView builds the page of one record. Markdown, highlighting and
+// related errors are done here, once per record, and the result cached by
+// the caller: chroma alone costs milliseconds per record, too much for every
+// request and, on large datasets, for every record at start-up.
+func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.RecordView {
 	v := &templates.RecordView{
 		Base:       s.base(r.ErrorCode+": "+r.ErrorMessage, ""),
 		Code:       r.ErrorCode,
@@ -68,6 +81,7 @@ func (s *Server) recordView(r *errkb.Record) *templates.RecordView {
 		Class:      r.ErrorClass,
 		Severity:   r.Severity,
 		ErrorType:  r.ErrorType,
+		Handling:   r.HandlingStrategy,
 		Repo:       r.Repo,
 		RepoURL:    repoPath(r.Repo),
 		Pattern:    r.MessagePattern,
@@ -76,13 +90,32 @@ func (s *Server) recordView(r *errkb.Record) *templates.RecordView {
 		APIURL:     "/api/v1" + recordPath(r),
 		AnalyzedAt: r.AnalyzedAt,
 	}
+	if d := dateOf(r.AnalyzedAt); d != "" {
+		v.AnalyzedAt = d
+	}
 	v.Description = firstLine(r.Documentation)
+	v.Canonical = s.url(recordPath(r))
+	v.Crumbs = []templates.Link{{Label: "Projects", URL: "/errors"}, {Label: r.Repo, URL: repoPath(r.Repo)}, {Label: r.ErrorCode}}
 	if r.HTTPStatus != nil {
 		v.HTTPStatus = strconv.Itoa(*r.HTTPStatus)
 	}
 	if r.DatasetVersion != "" {
 		v.DatasetInfo = "Dataset version " + r.DatasetVersion + "."
 	}
+	s.addProse(v, r)
+	lexer := s.lexers.forFile(r.FilePath)
+	v.CodeBlocks = codeBlocksOf(r, lexer)
+	for _, t := range r.Tags {
+		v.Tags = append(v.Tags, templates.Link{Label: t, URL: tagPath(t)})
+	}
+	v.Source = sourceView(r, lexer)
+	v.Related = s.related(ctx, r, maxRelated)
+	v.Contents = contentsOf(v)
+	return v
+}
+
+// addProse renders the Markdown fields of r into v.
+func (s *Server) addProse(v *templates.RecordView, r *errkb.Record) {
 	for _, sec := range []struct{ id, title, body string }{
 		{"documentation", "What it means", r.Documentation},
 		{"triggers", "When it happens", r.TriggerScenarios},
@@ -98,6 +131,12 @@ func (s *Server) recordView(r *errkb.Record) *templates.RecordView {
 	for _, tip := range r.PreventionTips {
 		v.Tips = append(v.Tips, renderMarkdown(s.md, tip))
 	}
+}
+
+// codeBlocksOf highlights the code fields of r, in the language of its
+// source file.
+func codeBlocksOf(r *errkb.Record, lexer chroma.Lexer) []templates.CodeBlock {
+	var blocks []templates.CodeBlock
 	for _, cb := range []struct{ id, title, code string }{
 		{"example-fix", "Example fix", r.ExampleFix},
 		{"validation", "Validation", r.ValidationCode},
@@ -105,17 +144,36 @@ func (s *Server) recordView(r *errkb.Record) *templates.RecordView {
 		{"try-catch", "Handling the error", r.TryCatchPattern},
 	} {
 		if strings.TrimSpace(cb.code) != "" {
-			v.CodeBlocks = append(v.CodeBlocks, templates.CodeBlock{ID: cb.id, Title: cb.title, Code: cb.code})
+			blocks = append(blocks, templates.CodeBlock{ID: cb.id, Title: cb.title, Code: cb.code,
+				HTML: highlightBlock(lexer, cb.code), Language: languageName(lexer)})
 		}
 	}
-	for _, t := range r.Tags {
-		v.Tags = append(v.Tags, templates.Link{Label: t, URL: tagPath(t)})
-	}
-	v.Source = sourceView(r)
-	return v
+	return blocks
 }
 
-func sourceView(r *errkb.Record) *templates.SourceView {
+// contentsOf lists the sections v shows, in page order, for "On this page".
+func contentsOf(v *templates.RecordView) []templates.Link {
+	var links []templates.Link
+	add := func(show bool, label, id string) {
+		if show {
+			links = append(links, templates.Link{Label: label, URL: "#" + id})
+		}
+	}
+	for _, sec := range v.Sections {
+		add(true, sec.Title, sec.ID)
+	}
+	add(len(v.Solutions) > 0, "Solutions", "solutions")
+	for _, cb := range v.CodeBlocks {
+		add(true, cb.Title, cb.ID)
+	}
+	add(len(v.Tips) > 0, "Prevention", "prevention")
+	add(v.Source != nil, "Source", "source")
+	add(len(v.Related) > 0, "Related errors", "related")
+	add(true, "Link to this error", "links")
+	return links
+}
+
+func sourceView(r *errkb.Record, lexer chroma.Lexer) *templates.SourceView {
 	lines := r.SnippetLines()
 	if len(lines) == 0 {
 		return nil
@@ -128,17 +186,58 @@ func sourceView(r *errkb.Record) *templates.SourceView {
 		ShortSHA:  r.ShortSHA(),
 		StartLine: lines[0].Number,
 		EndLine:   lines[len(lines)-1].Number,
+		Language:  languageName(lexer),
+		Analyzed:  dateOf(r.AnalyzedAt),
 	}
-	for _, l := range lines {
-		sv.Lines = append(sv.Lines, templates.SourceLine{Number: l.Number, Text: l.Text, URL: r.SourceLineURL(l.Number), IsError: l.IsError})
+	if r.LineNumber == 0 {
+		sv.FileURL = r.SourceLineURL(lines[0].Number)
+	}
+	if r.GithubURL != "" && r.AnalyzedSha != "" && shaRE.MatchString(r.AnalyzedSha) {
+		sv.CommitURL = "https://github.com/" + r.Repo + "/commit/" + r.AnalyzedSha
+		if r.FilePath != "" {
+			sv.HeadURL = "https://github.com/" + r.Repo + "/blob/HEAD/" + escapePath(r.FilePath)
+		}
+	}
+	html := highlightLines(lexer, r.SourceCode)
+	for i, l := range lines {
+		sl := templates.SourceLine{Number: l.Number, Text: l.Text, URL: r.SourceLineURL(l.Number), IsError: l.IsError}
+		if i < len(html) {
+			sl.HTML = html[i]
+		}
+		sv.Lines = append(sv.Lines, sl)
 	}
 	return sv
 }
 
+// shaRE matches a git commit id, so only real ones become commit links.
+var shaRE = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
+
+// escapePath escapes each segment of a slash-separated file path for a URL.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// dateOf is the date part of an RFC 3339 time ("2026-09-02T04:41:54Z" ->
+// "2026-09-02"), or "" when t is not one.
+func dateOf(t string) string {
+	if len(t) >= 10 {
+		if _, err := time.Parse(time.DateOnly, t[:10]); err == nil {
+			return t[:10]
+		}
+	}
+	return ""
+}
+
+// firstLine is the first line of s, cut to 200 bytes on a character
+// boundary, for the page's meta description.
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	if len(s) > 200 {
-		s = s[:200]
+		s = strings.ToValidUTF8(s[:200], "")
 	}
 	return s
 }

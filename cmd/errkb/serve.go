@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"time"
 
 	"github.com/errkb/errkb/index"
@@ -22,8 +20,9 @@ const (
 	readTimeout       = 30 * time.Second
 	writeTimeout      = 60 * time.Second
 	idleTimeout       = 2 * time.Minute
-	maxHeaderBytes    = 16 << 10
+	maxHeaderBytes    = 64 << 10 // request line included; room for web.MaxURIBytes
 	shutdownGrace     = 10 * time.Second
+	shutdownDelay     = 2 * time.Second
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(string) string) int {
@@ -34,6 +33,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	fs.Var(&datasets, "dataset", "dataset folder to serve instead of the embedded one; repeatable (env ERRKB_DATASET, OS list separator)")
 	baseURL := fs.String("base-url", "", "absolute URL of the site, for links in the API (e.g. https://errkb.example.com)")
 	skipInvalid := fs.Bool("skip-invalid", false, "serve the valid records of a dataset with bad ones, logging each left out")
+	requestTimeout := fs.Duration("request-timeout", web.DefaultRequestTimeout, "deadline of one request")
+	rateLimit := fs.Float64("rate-limit", 0, "requests a second allowed per client address; 0 turns the limit off")
+	rateBurst := fs.Int("rate-burst", 0, "requests a client may send at once above --rate-limit (default twice the rate)")
+	var proxies proxyList
+	fs.Var(&proxies, "trust-proxy", "address or CIDR range of a reverse proxy whose X-Forwarded-For names the client; repeatable")
+	grace := fs.Duration("shutdown-grace", shutdownGrace, "how long requests in flight may run after SIGTERM")
+	delay := fs.Duration("shutdown-delay", shutdownDelay, "how long /readyz answers 503 before the listener closes on SIGTERM")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -50,26 +56,20 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	}
 	log.Info("dataset loaded", "records", ds.Len(), "projects", len(ds.Projects()), "version", ds.Version())
 
-	srv := web.New(ds, web.Config{BaseURL: *baseURL, Logger: log})
+	srv := web.New(ds, web.Config{BaseURL: *baseURL, Logger: log, RequestTimeout: *requestTimeout,
+		RateLimit: *rateLimit, RateBurst: *rateBurst, TrustedProxies: proxies})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb: %v\n", err)
 		return 1
 	}
-	hs := &http.Server{
-		Handler:           srv,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	hs := newHTTPServer(srv, defaultLimits, log)
 	log.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String()+"/")
 
 	// The index builds while the server already answers /healthz and record
 	// pages; /readyz turns 200 when search is available.
 	go func() {
+		start := time.Now()
 		ix, err := index.Build(ctx, ds, log)
 		if err != nil {
 			if ctx.Err() == nil {
@@ -77,6 +77,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 			}
 			return
 		}
+		srv.IndexBuilt(ds.Len(), time.Since(start))
 		srv.SetSearcher(ix)
 		log.Info("ready")
 	}()
@@ -89,14 +90,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 		return 1
 	case <-ctx.Done():
 	}
-	log.Info("shutting down", "grace", shutdownGrace)
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Error("shutdown", "err", err)
+	if !shutdown(hs, srv, *delay, *grace, log) {
 		return 1
 	}
-	log.Info("stopped")
 	return 0
 }
 

@@ -1,0 +1,124 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Cache lifetimes of static files. A hashed name changes whenever the
+// content does, so it can be cached for a year; the plain name is kept for
+// old links and must revalidate soon.
+const (
+	immutableCache = "public, max-age=31536000, immutable"
+	plainCache     = "public, max-age=300"
+)
+
+// asset is one static file held in memory with its content-hashed name.
+type asset struct {
+	body   []byte
+	ctype  string
+	hashed string // "style.3f9a1c2b7d.css"
+	etag   string
+}
+
+// assets are the site's static files, by plain and by hashed name.
+type assets struct {
+	byName map[string]*asset
+	plain  map[string]*asset // plain name -> asset, for URL lookups
+}
+
+// loadAssets reads every file of the embedded static folder. The stylesheet
+// gets the syntax-highlighting rules appended, so pages load one CSS file.
+func loadAssets(fsys fs.FS) (*assets, error) {
+	a := &assets{byName: map[string]*asset{}, plain: map[string]*asset{}}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		body, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return fmt.Errorf("read static file %s: %w", p, err)
+		}
+		if p == "style.css" {
+			body = append(body, highlightCSS()...)
+		}
+		a.add(p, body)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *assets) add(name string, body []byte) {
+	sum := sha256.Sum256(body)
+	h := hex.EncodeToString(sum[:])[:10]
+	ext := path.Ext(name)
+	as := &asset{body: body, ctype: contentType(ext), hashed: strings.TrimSuffix(name, ext) + "." + h + ext, etag: `"` + h + `"`}
+	a.byName[name] = as
+	a.byName[as.hashed] = as
+	a.plain[name] = as
+}
+
+// URL is the content-hashed path of a static file, e.g.
+// "/static/style.3f9a1c2b7d.css"; a missing file panics at start-up, in
+// tests, rather than giving pages a broken link.
+func (a *assets) URL(name string) string {
+	as, ok := a.plain[name]
+	if !ok {
+		panic("web: no static file " + name)
+	}
+	return "/static/" + as.hashed
+}
+
+func contentType(ext string) string {
+	switch ext {
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	}
+	return "application/octet-stream"
+}
+
+// serveAsset answers /static/{name}: hashed names with a year-long
+// immutable cache, plain names with a short one.
+func (s *Server) serveAsset(c echo.Context) error {
+	name := c.Param("*")
+	as, ok := s.assets.byName[name]
+	if !ok {
+		return notFound("There is no static file " + name + ".")
+	}
+	cache := plainCache
+	if name == as.hashed {
+		cache = immutableCache
+	}
+	return writeAsset(c, as, cache)
+}
+
+func writeAsset(c echo.Context, as *asset, cache string) error {
+	h := c.Response().Header()
+	h.Set("Cache-Control", cache)
+	h.Set("ETag", as.etag)
+	h.Set("X-Content-Type-Options", "nosniff")
+	if c.Request().Header.Get("If-None-Match") == as.etag {
+		return c.NoContent(http.StatusNotModified)
+	}
+	return c.Blob(http.StatusOK, as.ctype, as.body)
+}
+
+// favicon answers /favicon.ico, which browsers and crawlers ask for on
+// their own, with the SVG icon.
+func (s *Server) favicon(c echo.Context) error {
+	return writeAsset(c, s.assets.plain["favicon.svg"], "public, max-age=86400")
+}

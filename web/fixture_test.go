@@ -1,0 +1,52 @@
+package web
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"testing"
+
+	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index"
+)
+
+// Fixture records under testdata/pages: the seed record (real, nats-io) and
+// clearly fictional ones, one of which holds an injection in every field.
+const (
+	seedPath    = "/errors/nats-io/nats-server/js-consumer-offline"
+	quorumPath  = "/errors/fictional-org/quuxdb/replica-quorum-lost"
+	timeoutPath = "/errors/fictional-org/quuxdb/write-timeout"
+	hostilePath = "/errors/fictional-org/hostile-html/injection-everywhere"
+)
+
+// loadPages loads the page fixtures; every one of them must be valid.
+func loadPages(t testing.TB) *errkb.Dataset {
+	t.Helper()
+	ds, err := errkb.Load(errkb.Source{Name: "pages", FS: os.DirFS("testdata/pages")})
+	if err != nil {
+		t.Fatalf("load testdata/pages: %v", err)
+	}
+	return ds
+}
+
+// newPagesServer serves the page fixtures. With search, the index is built
+// first, so related errors include similar messages; without it, pages do
+// not depend on search ranking, which golden files must not.
+func newPagesServer(t testing.TB, withSearch bool, cfg Config) *Server {
+	t.Helper()
+	ds := loadPages(t)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := New(ds, cfg)
+	if withSearch {
+		ix, err := index.Build(context.Background(), ds, cfg.Logger)
+		if err == nil {
+			t.Cleanup(func() { ix.Close() })
+			s.SetSearcher(ix)
+		} else {
+			t.Fatalf("build index: %v", err)
+		}
+	}
+	return s
+}
