@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"log/slog"
+	"runtime"
 	"sort"
 	"testing"
 )
@@ -51,11 +52,22 @@ func BenchmarkBuildTables(b *testing.B) {
 	ds := scaledDataset(b, 10000)
 	b.ReportAllocs()
 	defer reportCPU(b)()
+	var t *tables
 	for b.Loop() {
-		if _, err := newTables(ds.Records); err != nil {
+		var err error
+		if t, err = newTables(ds.Records); err != nil {
 			b.Fatal(err)
 		}
 	}
+	// What the tables keep: the heap with them, less the heap without.
+	var with, without runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&with)
+	runtime.KeepAlive(t)
+	t = nil
+	runtime.GC()
+	runtime.ReadMemStats(&without)
+	b.ReportMetric(float64(int64(with.HeapAlloc)-int64(without.HeapAlloc))/(1<<20), "retained-MB")
 }
 
 // BenchmarkBuild measures the whole start-up cost at 10,000 records:

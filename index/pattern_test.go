@@ -62,7 +62,7 @@ func TestCompilePattern(t *testing.T) {
 				}
 				return
 			}
-			if !ok {
+			if !ok || m.regexp() == nil {
 				t.Fatal("did not compile")
 			}
 			if m.weight != tt.weight {
@@ -72,13 +72,13 @@ func TestCompilePattern(t *testing.T) {
 				t.Errorf("required %q, want %q", m.required, tt.required)
 			}
 			for _, s := range tt.match {
-				if !m.re.MatchString(s) {
-					t.Errorf("does not match %q (regexp %s)", s, m.re)
+				if !m.regexp().MatchString(s) {
+					t.Errorf("does not match %q (regexp %s)", s, m.regexp())
 				}
 			}
 			for _, s := range tt.noMatch {
-				if m.re.MatchString(s) {
-					t.Errorf("matches %q (regexp %s)", s, m.re)
+				if m.regexp().MatchString(s) {
+					t.Errorf("matches %q (regexp %s)", s, m.regexp())
 				}
 			}
 		})

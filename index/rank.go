@@ -422,13 +422,14 @@ func (ix *Index) textCover(a *analysis, e *evidence) {
 	for _, w := range a.words {
 		idf := ix.t.words.idf(w)
 		qIDF += idf
-		if msg.words[w] {
+		inM, inC := msg.has(w), code.has(w)
+		if inM {
 			inMsg += idf
 		}
-		if code.words[w] {
+		if inC {
 			inCode += idf
 		}
-		if msg.words[w] || code.words[w] {
+		if inM || inC {
 			inAny += idf
 		}
 	}

@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -45,10 +46,27 @@ type templateRef struct {
 	weight int
 }
 
-// wordSet is a record's words with the sum of their IDF.
+// wordSet is a record's words, sorted, with the sum of their IDF. A
+// sorted slice, not a map: ten thousand records' maps weighed tens of
+// megabytes, and a record has a dozen words.
 type wordSet struct {
-	words map[string]bool
+	words []string
 	idf   float64
+}
+
+func newWordSet(m map[string]bool) wordSet {
+	ws := wordSet{words: make([]string, 0, len(m))}
+	for w := range m {
+		ws.words = append(ws.words, w)
+	}
+	slices.Sort(ws.words)
+	return ws
+}
+
+// has reports whether w is one of the words.
+func (ws wordSet) has(w string) bool {
+	_, ok := slices.BinarySearch(ws.words, w)
+	return ok
 }
 
 func newTables(recs []*errkb.Record) (*tables, error) {
@@ -99,7 +117,7 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 		for _, w := range strings.Fields(splitIdentifier(r.ErrorCode) + " " + splitIdentifier(r.ErrorClass)) {
 			code[w] = true
 		}
-		t.msgWords[i].words, t.codeWords[i].words = msg, code
+		t.msgWords[i], t.codeWords[i] = newWordSet(msg), newWordSet(code)
 		seen := map[string]bool{}
 		for _, set := range []map[string]bool{msg, code} {
 			for w := range set {
@@ -135,7 +153,7 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 	}
 	for i := range recs {
 		for _, ws := range []*wordSet{&t.msgWords[i], &t.codeWords[i]} {
-			for w := range ws.words {
+			for _, w := range ws.words {
 				ws.idf += t.words.idf(w)
 			}
 		}
