@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"log/slog"
 	"os"
@@ -16,11 +15,15 @@ var (
 	explainScale = flag.Int("explain.scale", 0, "explain over the fixture scaled to this many records")
 )
 
-// TestExplain prints how a query was understood and ranked; it is a tool
-// for tuning, run with -explain 'query'.
+// TestExplain prints how a query was understood and ranked, a tool for
+// tuning: go test ./index -run TestExplain -v -explain 'query'. Without
+// -explain it explains a fixture log line and checks that the record it
+// names comes first and carries the evidence that put it there.
 func TestExplain(t *testing.T) {
-	if *explainQuery == "" {
-		t.Skip("no -explain query")
+	q, want := *explainQuery, ""
+	if q == "" {
+		q = `time=2026-03-01T10:22:01Z level=ERROR msg="transfer failed" err="db error 40021: serialization conflict: transaction 99012 must be retried"`
+		want = "e5eb76b634ae4ebe"
 	}
 	ds, err := errkb.Load(errkb.Source{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
 	if err != nil {
@@ -33,13 +36,13 @@ func TestExplain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := understand(*explainQuery)
+	u := understand(q)
 	t.Logf("segments %q\nwords %q\nchunks %q\nkeyed %q", u.segments, u.words, u.chunks, u.keyedNumbers)
 	a := ix.analyze(u)
 	t.Logf("corrections %v near %v", a.corrections, a.near)
-	ranked, _, err := ix.rank(context.Background(), a, Query{Text: *explainQuery}, rerankWindow)
+	ranked, _, err := ix.rank(context.Background(), a, Query{Text: q}, rerankWindow)
 	if err != nil {
-		t.Fatal(errors.Unwrap(err))
+		t.Fatal(err)
 	}
 	for i, e := range ranked {
 		if i == 8 {
@@ -47,13 +50,24 @@ func TestExplain(t *testing.T) {
 		}
 		r := ds.Records[e.rec]
 		tier, s := e.tier()
-		t.Logf("%6.1f t%d/%d %s %s %q id=%v code=%d class=%d ident=%.2f src=%.2f keyed=%v near=%d pat=%+v text=%.3f phrase=%v bleve=%.2f",
-			e.score, tier, s, r.ID, r.ErrorCode, r.ErrorMessage, e.id, e.code, e.class, e.ident, e.srcIdent, e.keyedIdent, e.nearCode, e.pattern, e.text, e.phrase, e.bleve)
+		t.Logf("%6.1f t%d/%d %s %s %q id=%v code=%d class=%d ident=%.2f src=%.2f number=%.2f keyed=%v near=%d pat=%+v text=%.3f phrase=%v bleve=%.2f",
+			e.score, tier, s, r.ID, r.ErrorCode, r.ErrorMessage, e.id, e.code, e.class, e.ident, e.srcIdent, e.number, e.keyedIdent, e.nearCode, e.pattern, e.text, e.phrase, e.bleve)
 	}
-	lr, _ := ix.Lookup(context.Background(), *explainQuery)
+	lr, err := ix.Lookup(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if lr.Match != nil {
 		t.Logf("lookup: %s (%s)", lr.Match.ID, lr.Reason)
 	} else {
 		t.Logf("lookup: no match; did you mean %v", lr.DidYouMean)
+	}
+	if want != "" {
+		if len(ranked) == 0 || ds.Records[ranked[0].rec].ID != want || ranked[0].code == 0 || ranked[0].pattern.weight == 0 {
+			t.Errorf("want %s first, named by its code and found by its message", want)
+		}
+		if lr.Match == nil || lr.Match.ID != want || lr.Reason != "code and message" {
+			t.Errorf("lookup %+v, want %s by code and message", lr, want)
+		}
 	}
 }

@@ -25,7 +25,6 @@ type Index struct {
 
 	byCode  map[string][]*errkb.Record // NormalizeCode(errorCode)
 	byClass map[string][]*errkb.Record // lower-case errorClass
-	byMsg   map[string][]*errkb.Record // normalizeText(errorMessage)
 
 	t *tables // patterns, vocabulary and identifiers; see tables
 }
@@ -58,7 +57,6 @@ func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, er
 		bi:      bi,
 		byCode:  make(map[string][]*errkb.Record),
 		byClass: make(map[string][]*errkb.Record),
-		byMsg:   make(map[string][]*errkb.Record),
 	}
 	const batchSize = 1000
 	batch := bi.NewBatch()
@@ -99,9 +97,6 @@ func (ix *Index) addLookups(r *errkb.Record) {
 	}
 	if c := strings.ToLower(r.ErrorClass); c != "" {
 		ix.byClass[c] = append(ix.byClass[c], r)
-	}
-	if m := normalizeText(r.ErrorMessage); m != "" {
-		ix.byMsg[m] = append(ix.byMsg[m], r)
 	}
 }
 
