@@ -1,0 +1,251 @@
+package index
+
+import (
+	"strings"
+
+	"github.com/errkb/errkb"
+)
+
+// This file gathers the evidence that names a record outright: its id,
+// code or class, an identifier or code number from its code fields, or a
+// code a letter or two away.
+
+// identify finds ids, codes, classes and code identifiers, first in the
+// whole query and then in each of its pieces.
+func (ix *Index) identify(a *analysis) {
+	u := a.u
+	recs := ix.indexes
+	whole := strings.Join(strings.Fields(u.raw), " ")
+	if i, ok := ix.t.recByID[whole]; ok {
+		a.get(i).id = true
+	}
+	for _, i := range recs(ix.byCode[NormalizeCode(whole)]) {
+		a.get(i).code = 2
+	}
+	for _, i := range recs(ix.byClass[strings.ToLower(whole)]) {
+		a.get(i).class = 2
+	}
+	for _, c := range u.chunks {
+		for _, p := range chunkForms(c) {
+			if i, ok := ix.t.recByID[p]; ok {
+				a.get(i).id = true
+			}
+			// Inside a longer text only identifier-shaped pieces count as
+			// codes and classes: "internal" in a host name must not name
+			// the record whose class is "Internal".
+			if identLike(p) {
+				for _, i := range recs(ix.byCode[NormalizeCode(p)]) {
+					e := a.get(i)
+					e.code = max(e.code, 1)
+				}
+				for _, i := range recs(ix.byClass[strings.ToLower(p)]) {
+					e := a.get(i)
+					e.class = max(e.class, 1)
+				}
+			}
+			lp := strings.ToLower(p)
+			for _, i := range ix.t.idents[lp] {
+				e := a.get(i)
+				if isNumber(lp) {
+					e.number += 1 / float64(len(ix.t.idents[lp]))
+				} else {
+					e.ident += 1 / float64(len(ix.t.idents[lp]))
+				}
+			}
+			for _, i := range ix.t.srcIdents[lp] {
+				a.get(i).srcIdent += 1 / float64(len(ix.t.srcIdents[lp]))
+			}
+		}
+	}
+	// A constructor or guard in a record's source snippet that spells out
+	// the record's class or code ("NewStreamNameExistsError") names it as
+	// surely as the class does, when the query is that identifier alone.
+	if len(u.chunks) == 1 {
+		for _, p := range chunkForms(u.chunks[0]) {
+			if rs := ix.t.srcIdents[strings.ToLower(p)]; len(rs) == 1 && identSpellsName(p, ix.ds.Records[rs[0]]) {
+				a.get(rs[0]).keyedIdent = true
+			}
+		}
+	}
+	keyed := append(u.keyedNumbers, codeNumbers(u.chunks)...)
+	if len(u.chunks) == 1 {
+		keyed = append(keyed, u.chunks[0])
+	}
+	for _, k := range keyed {
+		k = strings.ToLower(strings.TrimSpace(k))
+		for _, i := range recs(ix.byCode[NormalizeCode(k)]) {
+			e := a.get(i)
+			e.code = max(e.code, 1)
+		}
+		switch rs := ix.t.idents[k]; {
+		case isHTTPStatus(k):
+		case len(rs) == 1:
+			a.get(rs[0]).keyedIdent = true
+		case len(rs) <= maxSharedCode:
+			// A code number several records compare against is a shared
+			// code: each of them is named, none alone.
+			for _, i := range rs {
+				e := a.get(i)
+				e.code = max(e.code, 1)
+			}
+		}
+	}
+	if len(a.ev) == 0 {
+		ix.nearCodes(a, whole)
+	}
+}
+
+// indexes maps records to their positions in the dataset.
+func (ix *Index) indexes(rs []*errkb.Record) []int32 {
+	out := make([]int32, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, ix.t.recByID[r.ID])
+	}
+	return out
+}
+
+// maxSharedCode is how many records a code number may name before it is
+// taken as too common to name any (a retry count, a port).
+const maxSharedCode = 5
+
+// chunkForms are the ways a piece of a query may name something: as it
+// is, and its last qualified component when that is identifier-shaped
+// ("nats.JSConsumerOfflineErr", "DbError::SyntaxError").
+func chunkForms(c string) []string {
+	out := []string{c}
+	if i := strings.LastIndexAny(c, ".:"); i >= 0 && i+1 < len(c) && identLike(c[i+1:]) {
+		out = append(out, c[i+1:])
+	}
+	return out
+}
+
+// identLike reports whether s is written like an identifier or code
+// rather than a word: with '_', '-', '.' or digits, or in camelCase.
+// ALL-CAPS words are not enough: log levels and stream names are written so.
+func identLike(s string) bool {
+	if len(s) < 3 || isNumber(s) {
+		return false
+	}
+	prevLower := false
+	for _, r := range s {
+		if r == '_' || r == '-' || r == '.' || (r >= '0' && r <= '9') || (prevLower && r >= 'A' && r <= 'Z') {
+			return true
+		}
+		prevLower = r >= 'a' && r <= 'z'
+	}
+	return false
+}
+
+// identSpellsName reports whether identifier id contains every word of
+// r's class or code.
+func identSpellsName(id string, r *errkb.Record) bool {
+	have := map[string]bool{}
+	for _, w := range strings.Fields(splitIdentifier(id)) {
+		have[w] = true
+	}
+	for _, name := range []string{r.ErrorClass, r.ErrorCode} {
+		words := strings.Fields(splitIdentifier(name))
+		if len(words) < 2 {
+			continue
+		}
+		all := true
+		for _, w := range words {
+			all = all && have[w]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// codeNumbers returns the numbers of three digits or more that a query
+// gives as codes: right after a word that says so ("err_code 20529",
+// "ErrorCode == 10045", "vendor code 7731", "db error 40021").
+func codeNumbers(chunks []string) []string {
+	var out []string
+	for i := 1; i < len(chunks); i++ {
+		if len(chunks[i]) < 3 || !isNumber(chunks[i]) {
+			continue
+		}
+		prev := strings.ToLower(chunks[i-1])
+		if strings.Contains(prev, "code") || strings.Contains(prev, "err") || prev == "errno" {
+			out = append(out, chunks[i])
+		}
+	}
+	return out
+}
+
+// isHTTPStatus reports whether a number reads as an HTTP status, which
+// API bodies carry next to the error's own code and which many errors
+// share.
+func isHTTPStatus(s string) bool {
+	return len(s) == 3 && s[0] >= '1' && s[0] <= '5'
+}
+
+func isNumber(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// codeEdits is how many wrong letters a code of n characters may have and
+// still be recognized.
+func codeEdits(n int) int {
+	switch {
+	case n < 5:
+		return 0
+	case n <= 7:
+		return 1
+	}
+	return 2
+}
+
+// looksLikeCode reports whether a short query is written like a code or a
+// class (JS_CONSUMER_OFLINE, js-consumer-offline, JSConsumerOflineError)
+// rather than as words, where a near code would be a guess.
+func looksLikeCode(s string) bool {
+	if strings.ContainsAny(s, "_-.") {
+		return true
+	}
+	for i, r := range s {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// nearCodes finds codes and classes within a few edits of a short query.
+func (ix *Index) nearCodes(a *analysis, whole string) {
+	if len(a.u.chunks) > 4 || len(whole) > 64 {
+		return
+	}
+	seen := map[string]bool{}
+	for _, key := range []string{NormalizeCode(whole), strings.ToLower(strings.Join(a.u.chunks, ""))} {
+		d := codeEdits(len(key))
+		if len(key) > maxFuzzyTermBytes*2 {
+			d = 0
+		}
+		if d == 0 || seen[key] {
+			continue
+		}
+		seen[key] = true
+		for _, f := range ix.t.codes.within(key, d) {
+			a.near = append(a.near, f)
+			if !looksLikeCode(whole) {
+				continue
+			}
+			for _, i := range ix.t.codeKeys[f.word] {
+				e := a.get(i)
+				if e.nearCode == 0 || f.dist < e.nearCode {
+					e.nearCode = f.dist
+				}
+			}
+		}
+	}
+}
+
