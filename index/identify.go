@@ -248,4 +248,3 @@ func (ix *Index) nearCodes(a *analysis, whole string) {
 		}
 	}
 }
-
