@@ -214,3 +214,13 @@ func TestHostileQueriesStayCheap(t *testing.T) {
 		})
 	}
 }
+
+func TestDidYouMeanNearCode(t *testing.T) {
+	res, err := rankIndex(t).Search(context.Background(), Query{Text: "ZK_STREAM_NOT_FUOND"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.DidYouMean) == 0 || res.DidYouMean[0].Text != "ZK_STREAM_NOT_FOUND" || res.DidYouMean[0].Record == nil {
+		t.Errorf("did you mean %+v; want the near code with its record first", res.DidYouMean)
+	}
+}

@@ -16,10 +16,11 @@ type Suggestion struct {
 // maxSuggestions bounds the did-you-mean list.
 const maxSuggestions = 5
 
-// didYouMean proposes other queries: the query with its typos corrected
-// whenever a word was corrected, and when nothing matched well also codes
-// within a few edits and the messages of the hits that share most words
-// with it.
+// didYouMean proposes other queries. A query written like a code gets
+// the codes and classes within a few edits of it; any other query with a
+// corrected word gets the corrected text. When nothing matched well, the
+// near codes and the messages of the hits sharing most words with the
+// query follow.
 func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
 	weak := true
 	if len(ranked) > 0 {
@@ -35,11 +36,12 @@ func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
 			out = append(out, s)
 		}
 	}
-	if len(a.corrections) > 0 {
+	codeLike := looksLikeCode(strings.TrimSpace(a.u.raw))
+	if len(a.corrections) > 0 && !codeLike {
 		segs, _ := correctedSegments([]string{a.u.raw}, a.corrections)
 		add(Suggestion{Text: segs[0]})
 	}
-	if !weak {
+	if !weak && !codeLike {
 		return out
 	}
 	for _, f := range a.near {
@@ -51,6 +53,9 @@ func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
 			}
 			add(Suggestion{Text: text, Record: r})
 		}
+	}
+	if !weak {
+		return out
 	}
 	for _, e := range ranked {
 		if e.text >= 0.3 {
