@@ -27,6 +27,7 @@ type evidence struct {
 	textLen    float64 // the part of text that measures how much of the message the query holds
 	phrase     bool    // the query's words occur in this order in the message
 	bleve      float64 // 0..1: bleve's relevance over all fields, for prose matches
+	project    bool    // the query names the record's project ("nwcache[311]: ...")
 	score      float64
 	sortScore  float64 // score, evened out among records sharing a code; see evenSharedCodes
 }
@@ -38,6 +39,7 @@ type analysis struct {
 	words       []string          // query words, corrected, each once
 	ev          map[int32]*evidence
 	near        []fuzzyWord // codes and classes near the query, for did-you-mean
+	projects    map[string]bool // lower-case repos whose name the query holds
 }
 
 func (a *analysis) get(rec int32) *evidence {
@@ -55,6 +57,14 @@ func (ix *Index) analyze(u *understood) *analysis {
 	a := &analysis{u: u, corrections: map[string]string{}, ev: map[int32]*evidence{}}
 	ix.identify(a)
 	ix.correct(a)
+	for tok := range u.tokens {
+		for _, repo := range ix.t.projects[tok] {
+			if a.projects == nil {
+				a.projects = map[string]bool{}
+			}
+			a.projects[repo] = true
+		}
+	}
 	hits := map[int32]patternHit{}
 	ix.t.patterns.match(u.segments, u.tokens, false, hits)
 	if len(a.corrections) > 0 {
@@ -155,6 +165,9 @@ func (e *evidence) computeScore() {
 		s += 25
 	}
 	s += 10 * e.bleve
+	if e.project {
+		s += 15
+	}
 	// Rounded so that float noise in bleve's scores does not decide
 	// between records with equal evidence; see Index.before.
 	e.score = round3(s)

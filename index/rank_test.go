@@ -224,3 +224,39 @@ func TestDidYouMeanNearCode(t *testing.T) {
 		t.Errorf("did you mean %+v; want the near code with its record first", res.DidYouMean)
 	}
 }
+
+// TestProjectNameInQuery checks that when two projects raise the same
+// message, the one whose name the log line carries comes first, and that
+// the lookup still does not guess.
+func TestProjectNameInQuery(t *testing.T) {
+	lines := `{"id":"a1","repo":"orbit-labs/alphad","slug":"refused","errorCode":"A_REFUSED","errorMessage":"connection refused","severity":"error"}
+{"id":"b1","repo":"orbit-labs/betad","slug":"refused","errorCode":"B_REFUSED","errorMessage":"connection refused","severity":"error"}`
+	ds, err := errkb.Load(errkb.Source{Name: "p", FS: fstest.MapFS{"r.jsonl": &fstest.MapFile{Data: []byte(lines)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Build(context.Background(), ds, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for q, want := range map[string]string{
+		"Mar  1 10:22:01 host betad[311]: connection refused": "b1",
+		"alphad: connection refused":                          "a1",
+	} {
+		res, err := ix.Search(context.Background(), Query{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := firstID(res); got != want {
+			t.Errorf("first hit for %q is %s, want %s", q, got, want)
+		}
+		lr, err := ix.Lookup(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lr.Match != nil {
+			t.Errorf("Lookup(%q) matched %s; the message is shared, the project name only ranks", q, lr.Match.ID)
+		}
+	}
+}

@@ -186,6 +186,7 @@ func (ix *Index) rank(ctx context.Context, a *analysis, q Query, size int) ([]*e
 			}
 		}
 		ix.textCover(a, e)
+		e.project = a.projects[strings.ToLower(ix.ds.Records[i].Repo)]
 		e.computeScore()
 		ranked = append(ranked, e)
 	}

@@ -19,6 +19,10 @@ type tables struct {
 	words    *vocab // message, pattern, code and class words
 	codes    *vocab // normalized codes and lower-case classes, for near misses
 	codeKeys map[string][]int32
+	// projects maps the joined words of each owner and repo name
+	// ("lumendb", "nwcache", "tidepool") to the lower-case repos it names:
+	// log lines often carry the program's name.
+	projects map[string][]string
 	// idents maps lower-case identifiers and numbers found in a record's
 	// code, class and handling code (typeGuard, exampleFix, ...) to the
 	// records that use them, so "JSConsumerOfflineErr" or "10045" finds
@@ -73,6 +77,7 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 	t := &tables{
 		recByID:   make(map[string]int32, len(recs)),
 		codeKeys:  map[string][]int32{},
+		projects:  map[string][]string{},
 		idents:    map[string][]int32{},
 		srcIdents: map[string][]int32{},
 		msgWords:  make([]wordSet, len(recs)),
@@ -131,6 +136,12 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 			if k != "" && !containsIdx(t.codeKeys[k], int32(i)) {
 				t.codeKeys[k] = append(t.codeKeys[k], int32(i))
 				codeDF[k]++
+			}
+		}
+		repo := strings.ToLower(r.Repo)
+		for _, part := range strings.SplitN(repo, "/", 2) {
+			if k := strings.Join(wordsOf(part), ""); len(k) >= 4 && !slices.Contains(t.projects[k], repo) {
+				t.projects[k] = append(t.projects[k], repo)
 			}
 		}
 		named := recordIdents(r)
