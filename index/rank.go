@@ -38,7 +38,7 @@ type analysis struct {
 	corrections map[string]string // unknown word -> nearest known word
 	words       []string          // query words, corrected, each once
 	ev          map[int32]*evidence
-	near        []fuzzyWord // codes and classes near the query, for did-you-mean
+	near        []fuzzyWord     // codes and classes near the query, for did-you-mean
 	projects    map[string]bool // lower-case repos whose name the query holds
 }
 
