@@ -18,7 +18,6 @@ import (
 	"github.com/errkb/errkb/index"
 )
 
-
 // testServer serves testdata/basic with a real in-memory index.
 func testServer(t testing.TB) *Server {
 	t.Helper()
