@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/errkb/errkb"
 )
@@ -121,6 +122,70 @@ func FuzzLookup(f *testing.F) {
 		}
 		if c := NormalizeCode(text); NormalizeCode(c) != c {
 			t.Fatalf("NormalizeCode is not idempotent on %q", text)
+		}
+	})
+}
+
+// FuzzUnderstand feeds arbitrary pasted text to the query reader (log-line
+// prefixes, JSON, key=value pairs, escapes). It must never panic and must
+// keep its output bounded and valid text, whatever the input.
+func FuzzUnderstand(f *testing.F) {
+	for _, s := range querySeeds {
+		f.Add(s)
+	}
+	for _, s := range []string{
+		`time=2026-11-30T01:02:03Z level=ERROR msg="publish failed" err="stream \"ORDERS\" not found"`,
+		`{"level":"error","msg":"x","error":"stream \"A\" not found","nested":{"code":10,"description":"d"}}`,
+		`app: API error: code=500 err_code=20118 description=stream name already in use`, `{"a":`, `k="unterminated`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		u := understand(q)
+		if len(u.raw) > MaxTextBytes || !utf8.ValidString(u.raw) {
+			t.Fatalf("raw text unbounded or invalid: %d bytes", len(u.raw))
+		}
+		if len(u.words) > maxWords {
+			t.Fatalf("%d words, more than %d", len(u.words), maxWords)
+		}
+		for _, w := range u.words {
+			if w != strings.ToLower(w) || w == "" {
+				t.Fatalf("word %q is not a lower-case word", w)
+			}
+		}
+		for _, s := range u.segments {
+			if !utf8.ValidString(s) {
+				t.Fatalf("segment %q is not valid UTF-8", s)
+			}
+		}
+	})
+}
+
+// FuzzPattern compiles arbitrary messagePatterns. A pattern that pins down
+// literal text must give a regexp that compiles; one that pins down none
+// (such as "(.+)" alone) must never become evidence.
+func FuzzPattern(f *testing.F) {
+	for _, s := range []string{"consumer is offline", "stream %q not found", "consumer {consumer} on stream {stream} is paused",
+		`^subject (.+) overlaps with stream (\S+)$`, `(.+)`, "%s", "{0}", `invalid offset \d+`, `%(name)s is %zu`, `((((`, `\`, "[", "%"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if len(p) > 4096 {
+			return // the loader caps text fields well below regexp limits
+		}
+		pieces, expr := parsePattern(p)
+		m, ok := compilePattern(pieces, expr)
+		if !ok {
+			if m.weight != 0 {
+				t.Fatalf("pattern %q refused but pins %d letters", p, m.weight)
+			}
+			return
+		}
+		if m.weight == 0 {
+			t.Fatalf("pattern %q pins no letters but counts as evidence", p)
+		}
+		if m.regexp() == nil {
+			t.Fatalf("pattern %q gave a regexp that does not compile: %q", p, expr)
 		}
 	})
 }

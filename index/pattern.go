@@ -157,6 +157,8 @@ func compilePattern(pieces []piece, expr string) (matcher, bool) {
 // parsePattern splits p into literal runs and holes and returns the
 // regexp it stands for (without flags or word boundaries).
 func parsePattern(p string) ([]piece, string) {
+	// The loader refuses invalid UTF-8, but a regexp cannot hold it at all.
+	p = strings.ToValidUTF8(p, "\uFFFD")
 	if looksLikeRegexp(p) {
 		// Anchors would stop a pattern from matching inside a log line.
 		p = strings.TrimPrefix(p, "^")

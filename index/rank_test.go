@@ -157,22 +157,6 @@ func TestHighlights(t *testing.T) {
 	}
 }
 
-// FuzzQuery checks that no text makes Search or Lookup fail or panic.
-func FuzzQuery(f *testing.F) {
-	for _, s := range []string{"stream not found", `{"error":{"code":1}}`, "a=\"b", "%s %d {x}", `(.+)\`, "\xff", "ZK_CONFLICT"} {
-		f.Add(s)
-	}
-	ix := rankIndex(f)
-	f.Fuzz(func(t *testing.T, q string) {
-		if _, err := ix.Search(context.Background(), Query{Text: q}); err != nil {
-			t.Errorf("Search(%q): %v", q, err)
-		}
-		if _, err := ix.Lookup(context.Background(), q); err != nil {
-			t.Errorf("Lookup(%q): %v", q, err)
-		}
-	})
-}
-
 // TestHostileQueriesStayCheap sends the largest texts a request may carry,
 // built to defeat the shortcuts (every pattern's words present, long
 // unknown words, deep JSON), and checks they are answered without error
