@@ -22,7 +22,7 @@ func lookup(ctx context.Context, args []string, stdout, stderr io.Writer, getenv
 	fs.Var(&datasets, "dataset", "dataset folder instead of the embedded one; repeatable (env ERRKB_DATASET)")
 	baseURL := fs.String("base-url", "", "absolute URL of the site, for the links printed")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseExit(err)
 	}
 	q := strings.Join(fs.Args(), " ")
 	if strings.TrimSpace(q) == "" {

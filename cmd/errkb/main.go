@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -52,4 +54,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(stderr, "errkb: unknown command %q\n\n%s", cmd, usage)
 		return 2
 	}
+}
+
+// parseExit is the exit code after a flag parse error: 0 when the user
+// asked for -h, 2 for a bad flag (the flag package has printed why).
+func parseExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }

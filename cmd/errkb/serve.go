@@ -41,7 +41,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	grace := fs.Duration("shutdown-grace", shutdownGrace, "how long requests in flight may run after SIGTERM")
 	delay := fs.Duration("shutdown-delay", shutdownDelay, "how long /readyz answers 503 before the listener closes on SIGTERM")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseExit(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "errkb serve: unexpected arguments %q\n", fs.Args())
