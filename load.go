@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
 	"strings"
+	"sync"
 )
 
 // Source is one dataset folder: the embedded dataset or a --dataset folder.
@@ -44,7 +46,7 @@ func Load(sources ...Source) (*Dataset, error) {
 
 func loadSource(src Source) ([]*Record, Problems) {
 	var (
-		records  []*Record
+		files    []string
 		problems Problems
 	)
 	err := fs.WalkDir(src.FS, ".", func(p string, d fs.DirEntry, err error) error {
@@ -59,30 +61,63 @@ func loadSource(src Source) ([]*Record, Problems) {
 			}
 			return nil
 		}
-		ext := path.Ext(p)
-		if ext != ".json" && ext != ".jsonl" {
-			return nil
+		if ext := path.Ext(p); ext == ".json" || ext == ".jsonl" {
+			files = append(files, p)
 		}
-		data, err := fs.ReadFile(src.FS, p)
-		if err != nil {
-			problems = append(problems, Problem{Location: Location{File: name}, Message: err.Error()})
-			return nil
-		}
-		var recs []*Record
-		var probs Problems
-		if ext == ".jsonl" {
-			recs, probs = parseJSONL(name, data)
-		} else {
-			recs, probs = parseJSON(name, data)
-		}
-		records = append(records, recs...)
-		problems = append(problems, probs...)
 		return nil
 	})
 	if err != nil {
 		problems = append(problems, Problem{Location: Location{File: src.Name}, Message: err.Error()})
 	}
+	results := parseFiles(src, files)
+	var records []*Record
+	for _, r := range results {
+		records = append(records, r.records...)
+		problems = append(problems, r.problems...)
+	}
 	return records, problems
+}
+
+// fileResult is what one dataset file holds.
+type fileResult struct {
+	records  []*Record
+	problems Problems
+}
+
+// parseFiles reads and parses the files on every CPU; results keep the
+// files' order, so which of two duplicates is kept never depends on timing.
+func parseFiles(src Source, files []string) []fileResult {
+	results := make([]fileResult, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for i := range next {
+				results[i] = parseFile(src, files[i])
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+func parseFile(src Source, p string) fileResult {
+	name := path.Join(src.Name, p)
+	data, err := fs.ReadFile(src.FS, p)
+	if err != nil {
+		return fileResult{problems: Problems{{Location: Location{File: name}, Message: err.Error()}}}
+	}
+	var r fileResult
+	if path.Ext(p) == ".jsonl" {
+		r.records, r.problems = parseJSONL(name, data)
+	} else {
+		r.records, r.problems = parseJSON(name, data)
+	}
+	return r
 }
 
 // parseJSON reads a .json file: one envelope, one bare record, or an array
@@ -200,6 +235,15 @@ func lineAt(data []byte, off int) int {
 // parseEntry turns one envelope or bare record into a Record, or reports
 // why it cannot.
 func parseEntry(raw []byte, loc Location) (*Record, Problems) {
+	if rec, ok := parseEntryFast(raw, loc); ok {
+		return rec, nil
+	}
+	return parseEntryCareful(raw, loc)
+}
+
+// parseEntryCareful decodes field by field so that it can report every
+// problem of the entry.
+func parseEntryCareful(raw []byte, loc Location) (*Record, Problems) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return nil, Problems{{Location: loc, Message: "expected a JSON object (an envelope or a record), got " + jsonKind(raw)}}
