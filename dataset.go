@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Dataset is a loaded, validated set of records with the lookups pages need.
@@ -19,6 +20,9 @@ type Dataset struct {
 	repos   []Project
 	tags    []TagCount
 	version string
+
+	hashOnce sync.Once
+	hash     string
 }
 
 // Project is one repo with the number of records it has.
