@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -29,16 +28,25 @@ type Index struct {
 }
 
 // Build indexes every record of ds in memory. It logs progress for large
-// datasets and stops early when ctx is cancelled.
+// datasets and stops early when ctx is cancelled. Open builds the same
+// index on disk and reuses it across restarts.
 func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, error) {
 	searcher.DisjunctionMaxClauseCount = maxClauses
-	start := time.Now()
 	// An empty path gives an in-memory scorch index, many times faster to
 	// build than bleve's NewMemOnly.
 	bi, err := bleve.NewUsing("", newMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
 	}
+	if err := indexRecords(ctx, bi, ds, false, log); err != nil {
+		bi.Close()
+		return nil, err
+	}
+	return newIndex(ds, bi), nil
+}
+
+// newIndex wraps a built bleve index with the in-memory lookup tables.
+func newIndex(ds *errkb.Dataset, bi bleve.Index) *Index {
 	ix := &Index{
 		ds:      ds,
 		bi:      bi,
@@ -46,31 +54,10 @@ func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, er
 		byClass: make(map[string][]*errkb.Record),
 		byMsg:   make(map[string][]*errkb.Record),
 	}
-	const batchSize = 1000
-	batch := bi.NewBatch()
-	for i, r := range ds.Records {
-		if err := ctx.Err(); err != nil {
-			bi.Close()
-			return nil, err
-		}
-		if err := batch.Index(r.ID, document(r)); err != nil {
-			bi.Close()
-			return nil, fmt.Errorf("index record %s (%s): %w", r.ID, r.Source, err)
-		}
+	for _, r := range ds.Records {
 		ix.addLookups(r)
-		if batch.Size() >= batchSize || i == len(ds.Records)-1 {
-			if err := bi.Batch(batch); err != nil {
-				bi.Close()
-				return nil, fmt.Errorf("index batch: %w", err)
-			}
-			batch.Reset()
-			if n := i + 1; n%10000 == 0 {
-				log.Info("indexing", "records", n, "of", ds.Len(), "records_per_s", int(float64(n)/time.Since(start).Seconds()))
-			}
-		}
 	}
-	log.Info("index built", "records", ds.Len(), "took", time.Since(start).Round(time.Millisecond))
-	return ix, nil
+	return ix
 }
 
 func (ix *Index) addLookups(r *errkb.Record) {

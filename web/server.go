@@ -32,6 +32,9 @@ type Config struct {
 	// BaseURL, when set, makes API url fields absolute ("https://errkb.example.com").
 	BaseURL string
 	Logger  *slog.Logger
+	// CacheBytes bounds the rendered pages kept in memory; 0 means
+	// DefaultCacheBytes.
+	CacheBytes int
 }
 
 // Server serves one dataset. Pages of single records work as soon as it is
@@ -45,6 +48,8 @@ type Server struct {
 	md       goldmark.Markdown
 	echo     *echo.Echo
 	records  sync.Map // record id -> *templates.RecordView, built on first view
+
+	responses *responseCache // rendered pages and API records; see cache.go
 }
 
 type searcherBox struct{ Searcher }
@@ -58,7 +63,10 @@ func New(ds *errkb.Dataset, cfg Config) *Server {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown()}
+	if cfg.CacheBytes <= 0 {
+		cfg.CacheBytes = DefaultCacheBytes
+	}
+	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown(), responses: newResponseCache(cfg.CacheBytes)}
 	s.echo = s.routes()
 	return s
 }
@@ -86,6 +94,7 @@ func (s *Server) routes() *echo.Echo {
 		},
 	}))
 	e.Use(s.requestLog())
+	e.Use(s.compress(), s.cache())
 
 	e.GET("/", s.home)
 	e.GET("/search", s.searchPage)

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/web"
 )
@@ -34,6 +35,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	fs.Var(&datasets, "dataset", "dataset folder to serve instead of the embedded one; repeatable (env ERRKB_DATASET, OS list separator)")
 	baseURL := fs.String("base-url", "", "absolute URL of the site, for links in the API (e.g. https://errkb.example.com)")
 	skipInvalid := fs.Bool("skip-invalid", false, "serve the valid records of a dataset with bad ones, logging each left out")
+	indexDir := fs.String("index-dir", getenv("ERRKB_INDEX_DIR"), "folder to persist the search index in and reuse it from on restart; one per server process (env ERRKB_INDEX_DIR; default: in memory)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -43,12 +45,14 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
+	started := time.Now()
 	ds, err := loadDataset(datasetPaths(datasets, getenv), *skipInvalid, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb: refusing to start: %v\n", err)
 		return 1
 	}
-	log.Info("dataset loaded", "records", ds.Len(), "projects", len(ds.Projects()), "version", ds.Version())
+	log.Info("dataset loaded", "records", ds.Len(), "projects", len(ds.Projects()), "version", ds.Version(),
+		"took", time.Since(started).Round(time.Millisecond))
 
 	srv := web.New(ds, web.Config{BaseURL: *baseURL, Logger: log})
 	ln, err := net.Listen("tcp", *addr)
@@ -70,7 +74,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	// The index builds while the server already answers /healthz and record
 	// pages; /readyz turns 200 when search is available.
 	go func() {
-		ix, err := index.Build(ctx, ds, log)
+		ix, err := buildIndex(ctx, ds, *indexDir, log)
 		if err != nil {
 			if ctx.Err() == nil {
 				log.Error("index build failed", "err", err)
@@ -78,7 +82,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 			return
 		}
 		srv.SetSearcher(ix)
-		log.Info("ready")
+		log.Info("ready", "since_start", time.Since(started).Round(time.Millisecond))
 	}()
 
 	errc := make(chan error, 1)
@@ -98,6 +102,15 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// buildIndex builds the index in memory, or reuses the one persisted in
+// indexDir when it was built from the same dataset and mapping.
+func buildIndex(ctx context.Context, ds *errkb.Dataset, indexDir string, log *slog.Logger) (*index.Index, error) {
+	if indexDir == "" {
+		return index.Build(ctx, ds, log)
+	}
+	return index.Open(ctx, ds, indexDir, log)
 }
 
 func envOr(getenv func(string) string, key, def string) string {
