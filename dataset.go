@@ -23,7 +23,25 @@ type Dataset struct {
 
 	hashOnce sync.Once
 	hash     string
+	digests  map[*Record][32]byte // from Load; see recordDigest
+	spill    *spillFile
+	spillErr error
 }
+
+// ReleasePages tells the kernel that the records' spilled text (see
+// Options.SpillDir) need not stay resident: after reading every record,
+// as building the index does, the pages would otherwise count against
+// this process until the kernel reclaims them. Records read the same
+// afterwards. Without spilling it does nothing.
+func (ds *Dataset) ReleasePages() {
+	if ds.spill != nil {
+		ds.spill.release()
+	}
+}
+
+// SpillError is why records could not be moved out of the heap when
+// Options.SpillDir asked for it; nil otherwise.
+func (ds *Dataset) SpillError() error { return ds.spillErr }
 
 // Project is one repo with the number of records it has.
 type Project struct {

@@ -26,25 +26,47 @@ type Source struct {
 // bad it also returns Problems listing every problem found, so the caller
 // decides whether to refuse or to serve the rest.
 func Load(sources ...Source) (*Dataset, error) {
+	return LoadWithOptions(Options{}, sources...)
+}
+
+// Options tune loading for large datasets.
+type Options struct {
+	// SpillDir, when set, moves the records' raw JSON and long text fields
+	// out of the Go heap into a read-only mapping of an unlinked file in
+	// this folder (see spillFile). Records read the same; a server with a
+	// hundred thousand records needs a fraction of the memory. Where this
+	// is not possible the records stay on the heap, and SpillError says why.
+	SpillDir string
+}
+
+// LoadWithOptions is Load with options.
+func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 	var (
 		records  []*Record
 		problems Problems
+		sf       *spillFile
+		spillErr error
+		digests  = make(map[*Record][32]byte)
 	)
+	if opts.SpillDir != "" {
+		sf, spillErr = newSpillFile(opts.SpillDir)
+	}
 	for _, src := range sources {
-		recs, probs := loadSource(src)
+		recs, probs := loadSource(src, sf, &spillErr, digests)
 		records = append(records, recs...)
 		problems = append(problems, probs...)
 	}
 	records, dups := dropDuplicates(records)
 	problems = append(problems, dups...)
 	ds := newDataset(records)
+	ds.spill, ds.spillErr, ds.digests = sf, spillErr, digests
 	if len(problems) > 0 {
 		return ds, problems
 	}
 	return ds, nil
 }
 
-func loadSource(src Source) ([]*Record, Problems) {
+func loadSource(src Source, sf *spillFile, spillErr *error, digests map[*Record][32]byte) ([]*Record, Problems) {
 	var (
 		files    []string
 		problems Problems
@@ -69,11 +91,14 @@ func loadSource(src Source) ([]*Record, Problems) {
 	if err != nil {
 		problems = append(problems, Problem{Location: Location{File: src.Name}, Message: err.Error()})
 	}
-	results := parseFiles(src, files)
+	results := parseFiles(src, files, sf, spillErr)
 	var records []*Record
 	for _, r := range results {
 		records = append(records, r.records...)
 		problems = append(problems, r.problems...)
+		for j, rec := range r.records {
+			digests[rec] = r.digests[j]
+		}
 	}
 	return records, problems
 }
@@ -81,19 +106,34 @@ func loadSource(src Source) ([]*Record, Problems) {
 // fileResult is what one dataset file holds.
 type fileResult struct {
 	records  []*Record
+	digests  [][32]byte // of records, in order
 	problems Problems
 }
 
 // parseFiles reads and parses the files on every CPU; results keep the
 // files' order, so which of two duplicates is kept never depends on timing.
-func parseFiles(src Source, files []string) []fileResult {
+// With sf, each file's records are spilled as soon as they are parsed, so
+// at most a few files' records are ever on the heap at once.
+func parseFiles(src Source, files []string, sf *spillFile, spillErr *error) []fileResult {
 	results := make([]fileResult, len(files))
 	next := make(chan int)
-	var wg sync.WaitGroup
+	var (
+		wg   sync.WaitGroup
+		once sync.Once
+	)
 	for range min(runtime.GOMAXPROCS(0), len(files)) {
 		wg.Go(func() {
 			for i := range next {
 				results[i] = parseFile(src, files[i])
+				for _, r := range results[i].records {
+					results[i].digests = append(results[i].digests, recordDigest(r))
+				}
+				if sf == nil {
+					continue
+				}
+				if err := sf.spill(results[i].records); err != nil {
+					once.Do(func() { *spillErr = err })
+				}
 			}
 		})
 	}

@@ -72,6 +72,9 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, onDisk
 				}
 				n := done.Add(int64(hi - lo))
 				if n/progressEvery != (n-int64(hi-lo))/progressEvery {
+					// Indexing read these records' text; it need not stay
+					// resident (see errkb.Options.SpillDir).
+					ds.ReleasePages()
 					el := time.Since(start)
 					log.Info("indexing", "records", n, "of", len(recs), "records_per_s", int(float64(n)/el.Seconds()), "elapsed", el.Round(time.Millisecond))
 				}
@@ -91,6 +94,7 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, onDisk
 			return fmt.Errorf("persist index: %w", *p)
 		}
 	}
+	ds.ReleasePages()
 	el := time.Since(start)
 	log.Info("index built", "records", len(recs), "took", el.Round(time.Millisecond), "records_per_s", int(float64(len(recs))/max(el.Seconds(), 1e-9)))
 	return nil

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -194,6 +195,9 @@ func serveCached(c echo.Context, r *response) error {
 	if useGzip {
 		h.Set(echo.HeaderContentEncoding, "gzip")
 	}
+	// A known length lets net/http send head and body in one write rather
+	// than as chunks.
+	h.Set(echo.HeaderContentLength, strconv.Itoa(len(body)))
 	return c.Blob(http.StatusOK, r.contentType, body)
 }
 

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/errkb/errkb"
@@ -46,7 +47,14 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
 	started := time.Now()
-	ds, err := loadDataset(datasetPaths(datasets, getenv), *skipInvalid, log)
+	spillDir := *indexDir
+	if spillDir == "" {
+		spillDir = os.TempDir()
+	} else if err := os.MkdirAll(spillDir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "errkb: index dir: %v\n", err)
+		return 1
+	}
+	ds, err := loadDataset(datasetPaths(datasets, getenv), *skipInvalid, spillDir, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb: refusing to start: %v\n", err)
 		return 1

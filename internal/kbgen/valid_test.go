@@ -33,3 +33,20 @@ func TestWriteLoadsClean(t *testing.T) {
 		t.Error("Write into a non-empty folder succeeded; it must refuse to mix datasets")
 	}
 }
+
+func TestFSMatchesWrite(t *testing.T) {
+	dir := t.TempDir()
+	if err := Write(dir, 2500, 5); err != nil {
+		t.Fatal(err)
+	}
+	mem := FS(2500, 5)
+	if len(mem) != 3 {
+		t.Fatalf("FS holds %d files, want 3", len(mem))
+	}
+	for name, f := range mem {
+		disk, err := os.ReadFile(dir + "/" + name)
+		if err != nil || string(disk) != string(f.Data) {
+			t.Errorf("%s differs between FS and Write (%v)", name, err)
+		}
+	}
+}

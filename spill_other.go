@@ -1,0 +1,16 @@
+//go:build !linux
+
+package errkb
+
+import "errors"
+
+// spillFile is unavailable without mmap: records stay on the heap.
+type spillFile struct{}
+
+func newSpillFile(string) (*spillFile, error) {
+	return nil, errors.New("moving records out of the heap is only implemented on Linux")
+}
+
+func (*spillFile) spill([]*Record) error { return nil }
+
+func (*spillFile) release() {}
