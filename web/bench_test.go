@@ -46,7 +46,7 @@ func benchServer(b *testing.B, n int) *Server {
 func BenchmarkRender(b *testing.B) {
 	for _, kind := range []struct {
 		name, prefix, query string
-		header             []string
+		header              []string
 	}{
 		{"page/render", "/errors/", "?nocache=1", nil},
 		{"page/cached", "/errors/", "", nil},
