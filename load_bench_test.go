@@ -64,3 +64,23 @@ func BenchmarkLoad(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHash computes the dataset hash that keys the persisted index,
+// as a restart does after loading.
+func BenchmarkHash(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("records=%d", n), func(b *testing.B) {
+			if n >= 100000 && testing.Short() {
+				b.Skip("100k records skipped with -short")
+			}
+			ds, err := errkb.Load(errkb.Source{Name: "bench", FS: os.DirFS(generated(b, n))})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				ds.ResetHashForBenchmark()
+				_ = ds.Hash()
+			}
+		})
+	}
+}
