@@ -38,7 +38,7 @@ func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, er
 	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
 	}
-	if err := indexRecords(ctx, bi, ds, false, log); err != nil {
+	if err := indexRecords(ctx, bi, ds, log); err != nil {
 		bi.Close()
 		return nil, err
 	}

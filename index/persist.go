@@ -29,8 +29,6 @@ import (
 // show; Key also samples document() itself, as a safety net.
 const formatVersion = 1
 
-var unsafeBatch = true
-
 // Key identifies the index that ds needs: the dataset's content, the
 // mapping, and how records are turned into documents. A persisted index is
 // reused only under the same key, so a changed dataset or mapping is
@@ -175,11 +173,11 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 		}
 	}()
 	bdir := filepath.Join(tmp, bleveDirName)
-	bi, err := bleve.NewUsing(bdir, newMapping(), scorch.Name, scorch.Name, map[string]any{"unsafe_batch": unsafeBatch})
+	bi, err := bleve.NewUsing(bdir, newMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return fmt.Errorf("create index: %w", err)
 	}
-	if err := indexRecords(ctx, bi, ds, true, log); err != nil {
+	if err := indexRecords(ctx, bi, ds, log); err != nil {
 		bi.Close()
 		return err
 	}

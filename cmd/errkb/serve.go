@@ -12,7 +12,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/web"
 )
@@ -36,7 +35,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	fs.Var(&datasets, "dataset", "dataset folder to serve instead of the embedded one; repeatable (env ERRKB_DATASET, OS list separator)")
 	baseURL := fs.String("base-url", "", "absolute URL of the site, for links in the API (e.g. https://errkb.example.com)")
 	skipInvalid := fs.Bool("skip-invalid", false, "serve the valid records of a dataset with bad ones, logging each left out")
-	indexDir := fs.String("index-dir", getenv("ERRKB_INDEX_DIR"), "folder to persist the search index in and reuse it from on restart; one per server process (env ERRKB_INDEX_DIR; default: in memory)")
+	indexDir := fs.String("index-dir", getenv("ERRKB_INDEX_DIR"), "folder to persist the search index in and reuse it from on restart; one per server process (env ERRKB_INDEX_DIR; default: a temporary folder removed on exit)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -47,14 +46,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
 	started := time.Now()
-	spillDir := *indexDir
-	if spillDir == "" {
-		spillDir = os.TempDir()
-	} else if err := os.MkdirAll(spillDir, 0o755); err != nil {
+	dir, cleanup, err := indexFolder(*indexDir)
+	if err != nil {
 		fmt.Fprintf(stderr, "errkb: index dir: %v\n", err)
 		return 1
 	}
-	ds, err := loadDataset(datasetPaths(datasets, getenv), *skipInvalid, spillDir, log)
+	defer cleanup()
+	ds, err := loadDataset(datasetPaths(datasets, getenv), *skipInvalid, dir, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb: refusing to start: %v\n", err)
 		return 1
@@ -82,7 +80,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	// The index builds while the server already answers /healthz and record
 	// pages; /readyz turns 200 when search is available.
 	go func() {
-		ix, err := buildIndex(ctx, ds, *indexDir, log)
+		ix, err := index.Open(ctx, ds, dir, log)
 		if err != nil {
 			if ctx.Err() == nil {
 				log.Error("index build failed", "err", err)
@@ -112,13 +110,20 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	return 0
 }
 
-// buildIndex builds the index in memory, or reuses the one persisted in
-// indexDir when it was built from the same dataset and mapping.
-func buildIndex(ctx context.Context, ds *errkb.Dataset, indexDir string, log *slog.Logger) (*index.Index, error) {
-	if indexDir == "" {
-		return index.Build(ctx, ds, log)
+// indexFolder is where the index and the records' spill file go: dir when
+// given, so the index outlives the process, else a temporary folder that
+// cleanup removes. An on-disk index is used either way: bleve merges its
+// segments in the background, which keeps searches fast and memory low,
+// and an in-memory one does neither.
+func indexFolder(dir string) (string, func(), error) {
+	if dir != "" {
+		return dir, func() {}, os.MkdirAll(dir, 0o755)
 	}
-	return index.Open(ctx, ds, indexDir, log)
+	tmp, err := os.MkdirTemp("", "errkb-index-")
+	if err != nil {
+		return "", nil, err
+	}
+	return tmp, func() { os.RemoveAll(tmp) }, nil
 }
 
 func envOr(getenv func(string) string, key, def string) string {
