@@ -26,7 +26,13 @@ type Dataset struct {
 	digests  map[*Record][32]byte // from Load; see recordDigest
 	spill    *spillFile
 	spillErr error
+
+	fromSnapshot bool
 }
+
+// FromSnapshot reports whether Load read the dataset from a snapshot saved
+// by an earlier start rather than from its files.
+func (ds *Dataset) FromSnapshot() bool { return ds.fromSnapshot }
 
 // ReleasePages tells the kernel that the records' spilled text (see
 // Options.SpillDir) need not stay resident: after reading every record,

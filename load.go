@@ -36,6 +36,10 @@ type Options struct {
 	// this folder (see spillFile). Records read the same; a server with a
 	// hundred thousand records needs a fraction of the memory. Where this
 	// is not possible the records stay on the heap, and SpillError says why.
+	//
+	// A dataset loaded without problems is also saved there as a snapshot,
+	// and a later Load of the same files by the same binary reads the
+	// snapshot instead of parsing JSON (see snapshot_linux.go).
 	SpillDir string
 }
 
@@ -48,7 +52,13 @@ func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 		spillErr error
 		digests  = make(map[*Record][32]byte)
 	)
+	key := ""
 	if opts.SpillDir != "" {
+		if key = filesKey(sources); key != "" {
+			if ds, err := loadSnapshot(opts.SpillDir, key); err == nil {
+				return ds, nil
+			}
+		}
 		sf, spillErr = newSpillFile(opts.SpillDir)
 	}
 	for _, src := range sources {
@@ -60,6 +70,14 @@ func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 	problems = append(problems, dups...)
 	ds := newDataset(records)
 	ds.spill, ds.spillErr, ds.digests = sf, spillErr, digests
+	if sf != nil {
+		if len(problems) == 0 && spillErr == nil && key != "" {
+			if err := saveSnapshot(opts.SpillDir, key, ds, sf); err != nil {
+				ds.spillErr = fmt.Errorf("save snapshot: %w", err)
+			}
+		}
+		sf.done()
+	}
 	if len(problems) > 0 {
 		return ds, problems
 	}
@@ -67,6 +85,22 @@ func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 }
 
 func loadSource(src Source, sf *spillFile, spillErr *error, digests map[*Record][32]byte) ([]*Record, Problems) {
+	files, problems := datasetFiles(src)
+	results := parseFiles(src, files, sf, spillErr)
+	var records []*Record
+	for _, r := range results {
+		records = append(records, r.records...)
+		problems = append(problems, r.problems...)
+		for j, rec := range r.records {
+			digests[rec] = r.digests[j]
+		}
+	}
+	return records, problems
+}
+
+// datasetFiles lists the .json and .jsonl files of src in walk order,
+// skipping folders whose names start with a dot.
+func datasetFiles(src Source) ([]string, Problems) {
 	var (
 		files    []string
 		problems Problems
@@ -91,16 +125,7 @@ func loadSource(src Source, sf *spillFile, spillErr *error, digests map[*Record]
 	if err != nil {
 		problems = append(problems, Problem{Location: Location{File: src.Name}, Message: err.Error()})
 	}
-	results := parseFiles(src, files, sf, spillErr)
-	var records []*Record
-	for _, r := range results {
-		records = append(records, r.records...)
-		problems = append(problems, r.problems...)
-		for j, rec := range r.records {
-			digests[rec] = r.digests[j]
-		}
-	}
-	return records, problems
+	return files, problems
 }
 
 // fileResult is what one dataset file holds.

@@ -28,17 +28,25 @@ type spillFile struct {
 	f    *os.File
 	off  int64
 	maps [][]byte
+	refs map[*Record][]spillRef // where each record's fields went, for snapshots
 }
 
+// spillRef places one spilled field: Field 0 is Raw, field k > 0 is
+// spillableStrings(r)[k-1].
+type spillRef struct {
+	Field    int
+	Off, Len int64
+}
+
+// newSpillFile creates the file in dir. It keeps its name while loading
+// so a snapshot can be made of it (see snapshot_linux.go); otherwise the
+// caller unlinks it once loaded.
 func newSpillFile(dir string) (*spillFile, error) {
-	f, err := os.CreateTemp(dir, "errkb-records-*")
+	f, err := os.CreateTemp(dir, ".errkb-records-*")
 	if err != nil {
 		return nil, fmt.Errorf("spill file: %w", err)
 	}
-	// Unlinked at once: nothing else can open or truncate it, and it goes
-	// away with the process.
-	_ = os.Remove(f.Name())
-	return &spillFile{f: f}, nil
+	return &spillFile{f: f, refs: make(map[*Record][]spillRef)}, nil
 }
 
 // spill moves recs' raw JSON and large text fields into the file and
@@ -47,6 +55,7 @@ func (sf *spillFile) spill(recs []*Record) error {
 	type ref struct {
 		rec      *Record
 		str      *string // nil for Raw
+		field    int
 		off, len int
 	}
 	var (
@@ -56,9 +65,9 @@ func (sf *spillFile) spill(recs []*Record) error {
 	for _, r := range recs {
 		refs = append(refs, ref{rec: r, off: len(buf), len: len(r.Raw)})
 		buf = append(buf, r.Raw...)
-		for _, p := range spillableStrings(r) {
+		for k, p := range spillableStrings(r) {
 			if len(*p) >= spillMin {
-				refs = append(refs, ref{rec: r, str: p, off: len(buf), len: len(*p)})
+				refs = append(refs, ref{rec: r, str: p, field: k + 1, off: len(buf), len: len(*p)})
 				buf = append(buf, *p...)
 			}
 		}
@@ -80,6 +89,9 @@ func (sf *spillFile) spill(recs []*Record) error {
 	}
 	sf.mu.Lock()
 	sf.maps = append(sf.maps, mem)
+	for _, rf := range refs {
+		sf.refs[rf.rec] = append(sf.refs[rf.rec], spillRef{Field: rf.field, Off: off + int64(rf.off), Len: int64(rf.len)})
+	}
 	sf.mu.Unlock()
 	for _, rf := range refs {
 		b := mem[rf.off : rf.off+rf.len : rf.off+rf.len]
@@ -116,4 +128,11 @@ func (sf *spillFile) release() {
 	for _, m := range sf.maps {
 		_ = syscall.Madvise(m, syscall.MADV_DONTNEED)
 	}
+}
+
+// done ends loading: the file loses its name unless saveSnapshot renamed
+// it (the mapping stays valid either way) and the refs are dropped.
+func (sf *spillFile) done() {
+	_ = os.Remove(sf.f.Name())
+	sf.refs = nil
 }

@@ -65,7 +65,7 @@ func loadDataset(paths []string, skipInvalid bool, spillDir string, log *slog.Lo
 	}
 	ds, err := errkb.LoadWithOptions(errkb.Options{SpillDir: spillDir}, srcs...)
 	if ds != nil && ds.SpillError() != nil {
-		log.Warn("records stay in memory", "err", ds.SpillError())
+		log.Warn("records kept on the heap or not saved for the next start", "err", ds.SpillError())
 	}
 	if err == nil {
 		return ds, nil

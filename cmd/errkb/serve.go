@@ -58,7 +58,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 		return 1
 	}
 	log.Info("dataset loaded", "records", ds.Len(), "projects", len(ds.Projects()), "version", ds.Version(),
-		"took", time.Since(started).Round(time.Millisecond))
+		"from_snapshot", ds.FromSnapshot(), "took", time.Since(started).Round(time.Millisecond))
 
 	srv := web.New(ds, web.Config{BaseURL: *baseURL, Logger: log})
 	ln, err := net.Listen("tcp", *addr)
