@@ -29,6 +29,8 @@ import (
 // show; Key also samples document() itself, as a safety net.
 const formatVersion = 1
 
+var scorchConfig map[string]any
+
 // Key identifies the index that ds needs: the dataset's content, the
 // mapping, and how records are turned into documents. A persisted index is
 // reused only under the same key, so a changed dataset or mapping is
@@ -173,7 +175,7 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 		}
 	}()
 	bdir := filepath.Join(tmp, bleveDirName)
-	bi, err := bleve.NewUsing(bdir, newMapping(), scorch.Name, scorch.Name, nil)
+	bi, err := bleve.NewUsing(bdir, newMapping(), scorch.Name, scorch.Name, scorchConfig)
 	if err != nil {
 		return fmt.Errorf("create index: %w", err)
 	}

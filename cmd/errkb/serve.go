@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/errkb/errkb/index"
@@ -88,6 +89,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 			return
 		}
 		srv.SetSearcher(ix)
+		// Loading and indexing leave hundreds of MB of freed heap that Go
+		// would return to the system only slowly; serving needs a fraction.
+		debug.FreeOSMemory()
 		log.Info("ready", "since_start", time.Since(started).Round(time.Millisecond))
 	}()
 
