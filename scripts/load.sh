@@ -51,7 +51,7 @@ echo "go: $(go version | cut -d' ' -f3), nginx: $($NGINX -v 2>&1 | cut -d/ -f2),
 
 echo "== build and generate $N records in $WORK"
 (cd "$ROOT" && go build -o "$WORK/errkb" ./cmd/errkb && go build -o "$WORK/kbgen" ./cmd/kbgen)
-[ -d "$WORK/data" ] || "$WORK/kbgen" -n "$N" -out "$WORK/data" | tail -1
+[ -d "$WORK/data" ] || "$WORK/kbgen" -n "$N" -out "$WORK/data" 2>&1 | tail -1
 
 # start_errkb LABEL: starts errkb under /usr/bin/time, waits for /readyz
 # (at most 300 s) and prints the time it took.
