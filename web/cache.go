@@ -169,7 +169,9 @@ func newResponse(contentType string, body []byte) *response {
 	sum := sha256.Sum256(body)
 	r := &response{contentType: contentType, body: bytes.Clone(body), etag: hex.EncodeToString(sum[:12])}
 	var gz bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	// The default level: within a few percent of the best ratio on pages,
+	// at a fraction of the time every cache miss pays.
+	w, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression)
 	_, _ = w.Write(body)
 	_ = w.Close()
 	if gz.Len() < len(body) {
