@@ -41,7 +41,9 @@ func startServe(t *testing.T, args ...string) (base string, log *syncBuffer, sto
 	ctx, cancel := context.WithCancel(context.Background())
 	log = &syncBuffer{}
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), log, log, func(string) string { return "" }) }()
+	go func() {
+		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), log, log, func(string) string { return "" })
+	}()
 	stop = func() {
 		cancel()
 		if code := <-done; code != 0 {
