@@ -77,6 +77,7 @@ func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 			}
 		}
 		sf.done()
+		ds.ReleasePages()
 	}
 	if len(problems) > 0 {
 		return ds, problems

@@ -56,11 +56,11 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *s
 					fail(fmt.Errorf("index batch: %w", err))
 					return
 				}
+				// Indexing read these records' text; it need not stay
+				// resident (see errkb.Options.SpillDir).
+				ds.ReleasePages()
 				n := done.Add(int64(hi - lo))
 				if n/progressEvery != (n-int64(hi-lo))/progressEvery {
-					// Indexing read these records' text; it need not stay
-					// resident (see errkb.Options.SpillDir).
-					ds.ReleasePages()
 					el := time.Since(start)
 					log.Info("indexing", "records", n, "of", len(recs), "records_per_s", int(float64(n)/el.Seconds()), "elapsed", el.Round(time.Millisecond))
 				}
