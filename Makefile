@@ -1,7 +1,7 @@
 # The README's two commands: `go run ./cmd/errkb` serves, `make test` runs
 # every test (CI runs `make test` through .ci/run).
 
-.PHONY: test check vet generate check-generated test-browser test-fuzz
+.PHONY: test check vet generate check-generated test-browser test-fuzz bench load
 
 test: check
 	go test ./...
@@ -26,7 +26,7 @@ test-browser:
 # package's testdata/fuzz and also run in plain `go test`). The fuzzer
 # prints its executions; grep "execs:" in the output for the figures.
 FUZZTIME ?= 15s
-FUZZ_TARGETS = .:FuzzLoad ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage
+FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage
 test-fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \
@@ -52,3 +52,15 @@ check-generated: generate
 	@if [ -n "$$(git status --porcelain -- '*_templ.go')" ]; then \
 		echo "templ generate changed these files; run 'make generate' and commit them:"; \
 		git status --porcelain -- '*_templ.go'; exit 1; fi
+
+# Benchmarks at 1k, 10k and 100k records (slow; not part of test). Add
+# BENCHFLAGS=-short to skip 100k.
+bench:
+	go test -run XXX -bench 'Load|Hash|Build|Reopen' -benchtime 1x -timeout 60m $(BENCHFLAGS) . ./index
+	go test -run XXX -bench Search -benchtime 2000x -timeout 60m $(BENCHFLAGS) ./index
+	go test -run XXX -bench Render -timeout 60m $(BENCHFLAGS) ./web
+
+# errkb against nginx on 127.0.0.1 with wrk; see scripts/load.sh and
+# BENCHMARKS.md. Not part of test.
+load:
+	scripts/load.sh

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Dataset is a loaded, validated set of records with the lookups pages need.
@@ -19,7 +20,34 @@ type Dataset struct {
 	repos   []Project
 	tags    []TagCount
 	version string
+
+	hashOnce sync.Once
+	hash     string
+	digests  map[*Record][32]byte // from Load; see recordDigest
+	spill    *spillFile
+	spillErr error
+
+	fromSnapshot bool
 }
+
+// FromSnapshot reports whether Load read the dataset from a snapshot saved
+// by an earlier start rather than from its files.
+func (ds *Dataset) FromSnapshot() bool { return ds.fromSnapshot }
+
+// ReleasePages tells the kernel that the records' spilled text (see
+// Options.SpillDir) need not stay resident: after reading every record,
+// as building the index does, the pages would otherwise count against
+// this process until the kernel reclaims them. Records read the same
+// afterwards. Without spilling it does nothing.
+func (ds *Dataset) ReleasePages() {
+	if ds.spill != nil {
+		ds.spill.release()
+	}
+}
+
+// SpillError is why records could not be moved out of the heap when
+// Options.SpillDir asked for it; nil otherwise.
+func (ds *Dataset) SpillError() error { return ds.spillErr }
 
 // Project is one repo with the number of records it has.
 type Project struct {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -286,4 +287,37 @@ func tooLarge(raw []byte, loc Location) Problems {
 		return nil
 	}
 	return Problems{{Location: loc, Message: fmt.Sprintf("record is %d bytes; at most %d", len(raw), MaxRecordBytes)}}
+}
+
+// breaksLimits reports whether a record decoded on the fast path may break
+// a cap or hold a link checkHostile refuses. It only has to be cheap and
+// never miss: the careful path then finds and names the problem.
+func breaksLimits(r *Record) bool {
+	markdown := slices.Concat([]string{r.Documentation, r.TriggerScenarios, r.CommonSituations}, r.Solutions, r.PreventionTips)
+	for _, f := range []struct {
+		limit int
+		texts []string
+	}{
+		{MaxMarkdownBytes, markdown},
+		{MaxCodeBytes, []string{r.SourceCode, r.ExampleFix, r.ValidationCode, r.TypeGuard, r.TryCatchPattern}},
+		{MaxTextBytes, []string{r.ID, r.Repo, r.Slug, r.ErrorCode, r.ErrorMessage, r.MessagePattern, r.ErrorType, r.ErrorClass,
+			r.Severity, r.FilePath, r.GithubURL, r.HandlingStrategy, r.BackgroundTag, r.AnalyzedSha, r.AnalyzedAt}},
+		{MaxTagBytes, r.Tags},
+	} {
+		for _, t := range f.texts {
+			if len(t) > f.limit {
+				return true
+			}
+		}
+	}
+	if len(r.Solutions) > MaxListEntries || len(r.PreventionTips) > MaxListEntries || len(r.Tags) > MaxListEntries {
+		return true
+	}
+	for _, md := range markdown {
+		// A scheme needs a colon, written as is or as an entity.
+		if strings.ContainsAny(md, ":&") && dangerousLink(md) != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
 	"strings"
+	"sync"
 )
 
 // Source is one dataset folder: the embedded dataset or a --dataset folder.
@@ -24,27 +26,84 @@ type Source struct {
 // bad it also returns Problems listing every problem found, so the caller
 // decides whether to refuse or to serve the rest.
 func Load(sources ...Source) (*Dataset, error) {
+	return LoadWithOptions(Options{}, sources...)
+}
+
+// Options tune loading for large datasets.
+type Options struct {
+	// SpillDir, when set, moves the records' raw JSON and long text fields
+	// out of the Go heap into a read-only mapping of an unlinked file in
+	// this folder (see spillFile). Records read the same; a server with a
+	// hundred thousand records needs a fraction of the memory. Where this
+	// is not possible the records stay on the heap, and SpillError says why.
+	//
+	// A dataset loaded without problems is also saved there as a snapshot,
+	// and a later Load of the same files by the same binary reads the
+	// snapshot instead of parsing JSON (see snapshot_linux.go).
+	SpillDir string
+}
+
+// LoadWithOptions is Load with options.
+func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 	var (
 		records  []*Record
 		problems Problems
+		sf       *spillFile
+		spillErr error
+		digests  = make(map[*Record][32]byte)
 	)
+	key := ""
+	if opts.SpillDir != "" {
+		if key = filesKey(sources); key != "" {
+			if ds, err := loadSnapshot(opts.SpillDir, key); err == nil {
+				return ds, nil
+			}
+		}
+		sf, spillErr = newSpillFile(opts.SpillDir)
+	}
 	for _, src := range sources {
-		recs, probs := loadSource(src)
+		recs, probs := loadSource(src, sf, &spillErr, digests)
 		records = append(records, recs...)
 		problems = append(problems, probs...)
 	}
 	records, dups := dropDuplicates(records)
 	problems = append(problems, dups...)
 	ds := newDataset(records)
+	ds.spill, ds.spillErr, ds.digests = sf, spillErr, digests
+	if sf != nil {
+		if len(problems) == 0 && spillErr == nil && key != "" {
+			if err := saveSnapshot(opts.SpillDir, key, ds, sf); err != nil {
+				ds.spillErr = fmt.Errorf("save snapshot: %w", err)
+			}
+		}
+		sf.done()
+		ds.ReleasePages()
+	}
 	if len(problems) > 0 {
 		return ds, problems
 	}
 	return ds, nil
 }
 
-func loadSource(src Source) ([]*Record, Problems) {
+func loadSource(src Source, sf *spillFile, spillErr *error, digests map[*Record][32]byte) ([]*Record, Problems) {
+	files, problems := datasetFiles(src)
+	results := parseFiles(src, files, sf, spillErr)
+	var records []*Record
+	for _, r := range results {
+		records = append(records, r.records...)
+		problems = append(problems, r.problems...)
+		for j, rec := range r.records {
+			digests[rec] = r.digests[j]
+		}
+	}
+	return records, problems
+}
+
+// datasetFiles lists the .json and .jsonl files of src in walk order,
+// skipping folders whose names start with a dot.
+func datasetFiles(src Source) ([]string, Problems) {
 	var (
-		records  []*Record
+		files    []string
 		problems Problems
 	)
 	err := fs.WalkDir(src.FS, ".", func(p string, d fs.DirEntry, err error) error {
@@ -59,30 +118,72 @@ func loadSource(src Source) ([]*Record, Problems) {
 			}
 			return nil
 		}
-		ext := path.Ext(p)
-		if ext != ".json" && ext != ".jsonl" {
-			return nil
+		if ext := path.Ext(p); ext == ".json" || ext == ".jsonl" {
+			files = append(files, p)
 		}
-		data, err := readCapped(src.FS, p)
-		if err != nil {
-			problems = append(problems, Problem{Location: Location{File: name}, Message: err.Error()})
-			return nil
-		}
-		var recs []*Record
-		var probs Problems
-		if ext == ".jsonl" {
-			recs, probs = parseJSONL(name, data)
-		} else {
-			recs, probs = parseJSON(name, data)
-		}
-		records = append(records, recs...)
-		problems = append(problems, probs...)
 		return nil
 	})
 	if err != nil {
 		problems = append(problems, Problem{Location: Location{File: src.Name}, Message: err.Error()})
 	}
-	return records, problems
+	return files, problems
+}
+
+// fileResult is what one dataset file holds.
+type fileResult struct {
+	records  []*Record
+	digests  [][32]byte // of records, in order
+	problems Problems
+}
+
+// parseFiles reads and parses the files on every CPU; results keep the
+// files' order, so which of two duplicates is kept never depends on timing.
+// With sf, each file's records are spilled as soon as they are parsed, so
+// at most a few files' records are ever on the heap at once.
+func parseFiles(src Source, files []string, sf *spillFile, spillErr *error) []fileResult {
+	results := make([]fileResult, len(files))
+	next := make(chan int)
+	var (
+		wg   sync.WaitGroup
+		once sync.Once
+	)
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for i := range next {
+				results[i] = parseFile(src, files[i])
+				for _, r := range results[i].records {
+					results[i].digests = append(results[i].digests, recordDigest(r))
+				}
+				if sf == nil {
+					continue
+				}
+				if err := sf.spill(results[i].records); err != nil {
+					once.Do(func() { *spillErr = err })
+				}
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+func parseFile(src Source, p string) fileResult {
+	name := path.Join(src.Name, p)
+	data, err := readCapped(src.FS, p)
+	if err != nil {
+		return fileResult{problems: Problems{{Location: Location{File: name}, Message: err.Error()}}}
+	}
+	var r fileResult
+	if path.Ext(p) == ".jsonl" {
+		r.records, r.problems = parseJSONL(name, data)
+	} else {
+		r.records, r.problems = parseJSON(name, data)
+	}
+	return r
 }
 
 // parseJSON reads a .json file: one envelope, one bare record, or an array
@@ -203,6 +304,15 @@ func parseEntry(raw []byte, loc Location) (*Record, Problems) {
 	if probs := tooLarge(raw, loc); probs != nil {
 		return nil, probs
 	}
+	if rec, ok := parseEntryFast(raw, loc); ok {
+		return rec, nil
+	}
+	return parseEntryCareful(raw, loc)
+}
+
+// parseEntryCareful decodes field by field so that it can report every
+// problem of the entry.
+func parseEntryCareful(raw []byte, loc Location) (*Record, Problems) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return nil, Problems{{Location: loc, Message: "expected a JSON object (an envelope or a record), got " + jsonKind(raw)}}

@@ -2,84 +2,212 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
-	"runtime"
-	"sort"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/kbgen"
 )
 
-// BenchmarkQuery measures Search and Lookup latency for each kind of
-// labelled query, with the fixture hidden among 10,000 records (see
-// scaledDataset). Run: go test ./index -run '^$' -bench Query -benchtime 200x
-func BenchmarkQuery(b *testing.B) {
-	_, qs := relevanceIndex(b)
-	ix := buildScaled(b, 10000)
-	byKind := map[string][]string{}
-	for _, q := range qs {
-		byKind[q.Kind] = append(byKind[q.Kind], q.Q)
+// benchSizes are the dataset sizes of the benchmarks; 100k is skipped with
+// -short. Run them with, for example:
+//
+//	go test -run XXX -bench . -benchtime 2000x ./index
+var benchSizes = []int{1000, 10000, 100000}
+
+var (
+	benchMu      sync.Mutex
+	benchData    = map[int]*errkb.Dataset{}
+	benchIndexes = map[int]*Index{}
+)
+
+func benchDataset(b *testing.B, n int) *errkb.Dataset {
+	b.Helper()
+	if n >= 100000 && testing.Short() {
+		b.Skip("100k records skipped with -short")
 	}
-	kinds := make([]string, 0, len(byKind))
-	for k := range byKind {
-		kinds = append(kinds, k)
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	if ds, ok := benchData[n]; ok {
+		return ds
 	}
-	sort.Strings(kinds)
-	ctx := context.Background()
-	for _, kind := range kinds {
-		texts := byKind[kind]
-		b.Run("search/"+kind, func(b *testing.B) {
-			defer reportCPU(b)()
-			for i := 0; b.Loop(); i++ {
-				if _, err := ix.Search(ctx, Query{Text: texts[i%len(texts)]}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("lookup/"+kind, func(b *testing.B) {
-			defer reportCPU(b)()
-			for i := 0; b.Loop(); i++ {
-				if _, err := ix.Lookup(ctx, texts[i%len(texts)]); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	ds, err := errkb.Load(errkb.Source{Name: "gen", FS: kbgen.FS(n, 1)})
+	if err != nil {
+		b.Fatal(err)
 	}
+	benchData[n] = ds
+	return ds
 }
 
-// BenchmarkBuildTables measures what query understanding adds to start-up
-// at 10,000 records: compiling every pattern, the vocabulary FSTs and the
-// identifier tables (bleve indexing not included).
-func BenchmarkBuildTables(b *testing.B) {
-	ds := scaledDataset(b, 10000)
-	b.ReportAllocs()
-	defer reportCPU(b)()
-	var t *tables
-	for b.Loop() {
-		var err error
-		if t, err = newTables(ds.Records); err != nil {
-			b.Fatal(err)
-		}
+// benchIndex is the on-disk index of n records, built once per run, as a
+// server with --index-dir serves it.
+func benchIndex(b *testing.B, n int) *Index {
+	b.Helper()
+	ds := benchDataset(b, n)
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	if ix, ok := benchIndexes[n]; ok {
+		return ix
 	}
-	// What the tables keep: the heap with them, less the heap without.
-	var with, without runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&with)
-	runtime.KeepAlive(t)
-	t = nil
-	runtime.GC()
-	runtime.ReadMemStats(&without)
-	b.ReportMetric(float64(int64(with.HeapAlloc)-int64(without.HeapAlloc))/(1<<20), "retained-MB")
+	ix, err := Open(context.Background(), ds, b.TempDir(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchIndexes[n] = ix
+	return ix
 }
 
-// BenchmarkBuild measures the whole start-up cost at 10,000 records:
-// bleve indexing plus the tables. Run with -benchtime 1x.
+// BenchmarkBuild builds the whole index, in memory and on disk.
 func BenchmarkBuild(b *testing.B) {
-	ds := scaledDataset(b, 10000)
-	defer reportCPU(b)()
-	for b.Loop() {
-		ix, err := Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-		if err != nil {
-			b.Fatal(err)
+	for _, n := range benchSizes {
+		for _, where := range []string{"memory", "disk"} {
+			b.Run(fmt.Sprintf("%s/records=%d", where, n), func(b *testing.B) {
+				ds := benchDataset(b, n)
+				log := slog.New(slog.DiscardHandler)
+				for b.Loop() {
+					var ix *Index
+					var err error
+					if where == "memory" {
+						ix, err = Build(context.Background(), ds, log)
+					} else {
+						ix, err = Open(context.Background(), ds, b.TempDir(), log)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					ix.Close()
+				}
+				b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+			})
 		}
-		ix.Close()
 	}
+}
+
+// BenchmarkReopen opens an index persisted by an earlier run, as a restart
+// with an unchanged dataset does (key, checksums, bleve open, lookups).
+func BenchmarkReopen(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("records=%d", n), func(b *testing.B) {
+			ds := benchDataset(b, n)
+			dir := b.TempDir()
+			log := slog.New(slog.DiscardHandler)
+			ix, err := Open(context.Background(), ds, dir, log)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ix.Close()
+			b.ResetTimer()
+			for b.Loop() {
+				ds.ResetHashForBenchmark()
+				ix, err := Open(context.Background(), ds, dir, log)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ix.Close()
+			}
+		})
+	}
+}
+
+// searchKinds are the kinds of query readers send, each derived from
+// record i of the dataset.
+var searchKinds = []struct {
+	name   string
+	lookup bool
+	query  func(r *errkb.Record) Query
+}{
+	{"code", false, func(r *errkb.Record) Query { return Query{Text: r.ErrorCode} }},
+	{"class", false, func(r *errkb.Record) Query { return Query{Text: r.ErrorClass} }},
+	{"message", false, func(r *errkb.Record) Query { return Query{Text: r.ErrorMessage} }},
+	{"words", false, func(r *errkb.Record) Query { return Query{Text: firstWords(r.ErrorMessage, 2)} }},
+	{"typo", false, func(r *errkb.Record) Query { return Query{Text: typo(firstWords(r.ErrorMessage, 3))} }},
+	{"logline", false, func(r *errkb.Record) Query { return Query{Text: logLine(r)} }},
+	{"filtered", false, func(r *errkb.Record) Query {
+		return Query{Text: firstWords(r.ErrorMessage, 2), Repo: r.Repo, Severity: r.Severity}
+	}},
+	{"browse-tag", false, func(r *errkb.Record) Query { return Query{Tag: r.Tags[0]} }},
+	{"page-10", false, func(r *errkb.Record) Query { return Query{Text: firstWords(r.ErrorMessage, 1), Offset: 180} }},
+	{"lookup-code", true, func(r *errkb.Record) Query { return Query{Text: r.ErrorCode} }},
+	{"lookup-logline", true, func(r *errkb.Record) Query { return Query{Text: logLine(r)} }},
+}
+
+// BenchmarkSearch runs each kind of query against the persisted index and
+// reports the median and 99th percentile latency besides the mean.
+func BenchmarkSearch(b *testing.B) {
+	for _, kind := range searchKinds {
+		for _, n := range benchSizes {
+			b.Run(fmt.Sprintf("%s/records=%d", kind.name, n), func(b *testing.B) {
+				ix := benchIndex(b, n)
+				recs := ix.Dataset().Records
+				ctx := context.Background()
+				lat := make([]time.Duration, 0, b.N)
+				i := 0
+				for b.Loop() {
+					r := recs[(i*7919)%len(recs)]
+					i++
+					q := kind.query(r)
+					start := time.Now()
+					var err error
+					if kind.lookup {
+						_, err = ix.Lookup(ctx, q.Text)
+					} else {
+						_, err = ix.Search(ctx, q)
+					}
+					lat = append(lat, time.Since(start))
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportPercentiles(b, lat)
+			})
+		}
+	}
+}
+
+func reportPercentiles(b *testing.B, lat []time.Duration) {
+	if len(lat) == 0 {
+		return
+	}
+	slices.Sort(lat)
+	at := func(p float64) float64 {
+		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.99), "p99-ms")
+}
+
+func firstWords(s string, n int) string {
+	f := strings.Fields(placeholder.ReplaceAllString(s, ""))
+	return strings.Join(f[:min(n, len(f))], " ")
+}
+
+// typo swaps two letters in the longest word, as a hurried reader does.
+func typo(s string) string {
+	words := strings.Fields(s)
+	long := 0
+	for i, w := range words {
+		if len(w) > len(words[long]) {
+			long = i
+		}
+	}
+	if w := []byte(words[long]); len(w) >= 4 {
+		w[1], w[2] = w[2], w[1]
+		words[long] = string(w)
+	}
+	return strings.Join(words, " ")
+}
+
+var placeholder = regexp.MustCompile(`<[^>]*>|\{[^}]*\}|%[sdvq]`)
+
+// logLine is the record's message as it appears in a log: placeholders
+// filled with values, behind a timestamp and a level.
+func logLine(r *errkb.Record) string {
+	msg := placeholder.ReplaceAllStringFunc(r.ErrorMessage, func(string) string { return "orders-7f3a" })
+	return "2026-11-30T01:02:03.456Z ERROR worker-3 request_id=9c1e " + msg
 }

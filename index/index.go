@@ -30,64 +30,63 @@ type Index struct {
 }
 
 // Build indexes every record of ds in memory. It logs progress for large
-// datasets and stops early when ctx is cancelled.
+// datasets and stops early when ctx is cancelled. Open builds the same
+// index on disk and reuses it across restarts.
 func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, error) {
 	searcher.DisjunctionMaxClauseCount = maxClauses
-	start := time.Now()
-	// The lookup tables need only the records, so they are built while
-	// bleve indexes, on another core when there is one.
-	type built struct {
-		t    *tables
-		err  error
-		took time.Duration
-	}
-	tablesDone := make(chan built, 1)
-	go func() {
-		t, err := newTables(ds.Records)
-		tablesDone <- built{t, err, time.Since(start)}
-	}()
+	tables := startTables(ds)
 	// An empty path gives an in-memory scorch index, many times faster to
 	// build than bleve's NewMemOnly.
 	bi, err := bleve.NewUsing("", newMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
 	}
+	if err := indexRecords(ctx, bi, ds, log); err != nil {
+		bi.Close()
+		return nil, err
+	}
+	return newIndex(ds, bi, tables, log)
+}
+
+// builtTables is the outcome of building the lookup tables.
+type builtTables struct {
+	t    *tables
+	err  error
+	took time.Duration
+}
+
+// startTables builds the lookup tables on another goroutine: they need
+// only the records, so they are built while bleve indexes or opens, on
+// another core when there is one.
+func startTables(ds *errkb.Dataset) <-chan builtTables {
+	done := make(chan builtTables, 1)
+	go func() {
+		start := time.Now()
+		t, err := newTables(ds.Records)
+		done <- builtTables{t, err, time.Since(start)}
+	}()
+	return done
+}
+
+// newIndex wraps a built bleve index with the lookup tables once they are
+// ready; it closes bi when they fail.
+func newIndex(ds *errkb.Dataset, bi bleve.Index, tables <-chan builtTables, log *slog.Logger) (*Index, error) {
 	ix := &Index{
 		ds:      ds,
 		bi:      bi,
 		byCode:  make(map[string][]*errkb.Record),
 		byClass: make(map[string][]*errkb.Record),
 	}
-	const batchSize = 1000
-	batch := bi.NewBatch()
-	for i, r := range ds.Records {
-		if err := ctx.Err(); err != nil {
-			bi.Close()
-			return nil, err
-		}
-		if err := batch.Index(r.ID, document(r)); err != nil {
-			bi.Close()
-			return nil, fmt.Errorf("index record %s (%s): %w", r.ID, r.Source, err)
-		}
+	for _, r := range ds.Records {
 		ix.addLookups(r)
-		if batch.Size() >= batchSize || i == len(ds.Records)-1 {
-			if err := bi.Batch(batch); err != nil {
-				bi.Close()
-				return nil, fmt.Errorf("index batch: %w", err)
-			}
-			batch.Reset()
-			if n := i + 1; n%10000 == 0 {
-				log.Info("indexing", "records", n, "of", ds.Len(), "records_per_s", int(float64(n)/time.Since(start).Seconds()))
-			}
-		}
 	}
-	tb := <-tablesDone
+	tb := <-tables
 	if tb.err != nil {
 		bi.Close()
 		return nil, fmt.Errorf("build lookup tables: %w", tb.err)
 	}
 	ix.t = tb.t
-	log.Info("index built", "records", ds.Len(), "took", time.Since(start).Round(time.Millisecond), "tables_took", tb.took.Round(time.Millisecond))
+	log.Info("lookup tables built", "records", ds.Len(), "took", tb.took.Round(time.Millisecond))
 	return ix, nil
 }
 

@@ -60,6 +60,19 @@ func newTestServer(t testing.TB, cfg Config) (*Server, *index.Index) {
 	return s, ix
 }
 
+// get sends one GET through the full router with header name/value pairs
+// and returns the recorder.
+func get(t testing.TB, h http.Handler, path string, header ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w
+}
+
 // fetch sends one request through the full router.
 func fetch(t testing.TB, h http.Handler, target string) *http.Response {
 	t.Helper()

@@ -1,14 +1,12 @@
 package web
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/templates"
 )
@@ -171,26 +169,15 @@ func (s *Server) recordPage(c echo.Context) error {
 	if r.Repo != owner+"/"+repo {
 		return c.Redirect(http.StatusMovedPermanently, recordPath(r))
 	}
-	v := *s.cachedRecordView(c.Request().Context(), r)
+	// No per-record view cache: the response cache (cache.go) keeps the
+	// rendered bytes of the pages people open, within a byte budget.
+	v := s.recordView(c.Request().Context(), r)
 	if s.cfg.BaseURL == "" {
 		// Without --base-url the link box still shows full URLs a reader
-		// can paste, taken from the host the page was asked on.
+		// can paste, taken from the host the page was asked on (the
+		// response cache keys on the host then).
 		v.StableURL = s.absBase(c) + recordPath(r)
 		v.LookupURL = s.absBase(c) + lookupPath(r.ErrorCode)
 	}
-	return s.render(c, http.StatusOK, templates.Record(v))
-}
-
-// cachedRecordView returns the record's page model, building it on first
-// view. A view built while the index is still loading lacks the related
-// errors found by search, so it is used but not kept.
-func (s *Server) cachedRecordView(ctx context.Context, r *errkb.Record) *templates.RecordView {
-	if v, ok := s.views.get(r.ID); ok {
-		return v
-	}
-	v := s.recordView(ctx, r)
-	if !s.Ready() {
-		return v
-	}
-	return s.views.add(r.ID, v)
+	return s.render(c, http.StatusOK, templates.Record(*v))
 }

@@ -12,19 +12,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/errkb/errkb/templates"
 )
-
-func get(t *testing.T, s *Server, path string, hdr ...string) *httptest.ResponseRecorder {
-	t.Helper()
-	req := httptest.NewRequest(http.MethodGet, path, nil)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, req)
-	return rec
-}
 
 var hashedRE = regexp.MustCompile(`/static/(style|app|favicon)\.[0-9a-f]{10}\.(css|js|svg)`)
 
@@ -280,17 +268,23 @@ func TestRelated(t *testing.T) {
 	}
 }
 
-// TestRecordViewCached: Markdown and highlighting run once per record, on
-// its first view after the index is ready.
-func TestRecordViewCached(t *testing.T) {
+// TestRecordPageCachedOnceReady: a record page (Markdown, highlighting,
+// related errors) is rendered once and kept, but not before the index is
+// ready, when it still lacks the related errors search finds.
+func TestRecordPageCachedOnceReady(t *testing.T) {
+	const key = "example.com" + seedPath // httptest's host; no --base-url
 	s := newPagesServer(t, false, Config{})
-	r, _ := s.ds.ByPath("nats-io/nats-server", "js-consumer-offline")
-	if a, b := s.cachedRecordView(context.Background(), r), s.cachedRecordView(context.Background(), r); a == b {
-		t.Error("a view built before the index is ready was cached")
+	get(t, s, seedPath)
+	if s.responses.get(key) != nil {
+		t.Error("a page rendered before the index is ready was cached")
 	}
 	s2 := newPagesServer(t, true, Config{})
-	if a, b := s2.cachedRecordView(context.Background(), r), s2.cachedRecordView(context.Background(), r); a != b {
-		t.Error("the view is rebuilt on every request")
+	first := get(t, s2, seedPath)
+	if s2.responses.get(key) == nil {
+		t.Fatal("the page is not cached once the index is ready")
+	}
+	if second := get(t, s2, seedPath); second.Body.String() != first.Body.String() {
+		t.Error("the cached page differs from the rendered one")
 	}
 }
 
@@ -313,24 +307,3 @@ func BenchmarkRecordPageCached(b *testing.B) {
 	}
 }
 
-func TestViewCacheEvicts(t *testing.T) {
-	c := newViewCache(2)
-	a, b, d := &templates.RecordView{Code: "A"}, &templates.RecordView{Code: "B"}, &templates.RecordView{Code: "D"}
-	c.add("a", a)
-	c.add("b", b)
-	if got := c.add("a", &templates.RecordView{}); got != a {
-		t.Error("a second add replaced the first view")
-	}
-	c.add("d", d) // evicts b, the least recently used
-	if _, ok := c.get("b"); ok {
-		t.Error("b not evicted")
-	}
-	for id, want := range map[string]*templates.RecordView{"a": a, "d": d} {
-		if got, ok := c.get(id); !ok || got != want {
-			t.Errorf("get(%s) = %v, %v", id, got, ok)
-		}
-	}
-	if c.len() != 2 {
-		t.Errorf("len %d", c.len())
-	}
-}

@@ -44,23 +44,26 @@ type Config struct {
 	// TrustedProxies are the proxies whose X-Forwarded-For names the
 	// client; without them the connection's address is the client.
 	TrustedProxies []*net.IPNet
+	// CacheBytes bounds the rendered pages kept in memory; 0 means
+	// DefaultCacheBytes.
+	CacheBytes int
 }
 
 // Server serves one dataset. Pages of single records work as soon as it is
 // created; search and lookup answer 503 until SetSearcher is called, which
 // is also what /readyz reports.
 type Server struct {
-	ds       *errkb.Dataset
-	searcher atomic.Pointer[searcherBox]
-	cfg      Config
-	log      *slog.Logger
-	md       goldmark.Markdown
-	echo     *echo.Echo
-	views    *viewCache // record views, built on first view
-	assets   *assets
-	lexers   *lexers
-	metrics  *metrics
-	draining atomic.Bool
+	ds        *errkb.Dataset
+	searcher  atomic.Pointer[searcherBox]
+	cfg       Config
+	log       *slog.Logger
+	md        goldmark.Markdown
+	echo      *echo.Echo
+	assets    *assets
+	lexers    *lexers
+	metrics   *metrics
+	draining  atomic.Bool
+	responses *responseCache // rendered pages and API records; see cache.go
 
 	sitemapMax int // URLs per sitemap file
 }
@@ -76,9 +79,12 @@ func New(ds *errkb.Dataset, cfg Config) *Server {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.CacheBytes <= 0 {
+		cfg.CacheBytes = DefaultCacheBytes
+	}
 	lx := &lexers{}
-	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown(lx), lexers: lx, views: newViewCache(maxCachedViews),
-		sitemapMax: sitemapMax, metrics: newMetrics(ds.Len())}
+	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown(lx), lexers: lx, sitemapMax: sitemapMax,
+		metrics: newMetrics(ds.Len()), responses: newResponseCache(cfg.CacheBytes)}
 	sub, err := fs.Sub(static, "static")
 	if err == nil {
 		s.assets, err = loadAssets(sub)
@@ -122,6 +128,7 @@ func (s *Server) routes() *echo.Echo {
 	e.HidePort = true
 	e.HTTPErrorHandler = s.handleError
 	s.middleware(e)
+	e.Use(s.compress(), s.cache())
 
 	// Every page also answers HEAD, which link checkers and load balancers use.
 	get := func(g interface {

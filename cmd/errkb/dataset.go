@@ -52,13 +52,21 @@ func sources(paths []string) ([]errkb.Source, error) {
 }
 
 // loadDataset loads the datasets. With skipInvalid, bad records are logged
-// and left out; without it, any problem is an error listing them all.
-func loadDataset(paths []string, skipInvalid bool, log *slog.Logger) (*errkb.Dataset, error) {
+// and left out; without it, any problem is an error listing them all. A
+// non-empty spillDir moves the records' text out of the heap (see
+// errkb.Options); the embedded dataset is small and stays where it is.
+func loadDataset(paths []string, skipInvalid bool, spillDir string, log *slog.Logger) (*errkb.Dataset, error) {
 	srcs, err := sources(paths)
 	if err != nil {
 		return nil, err
 	}
-	ds, err := errkb.Load(srcs...)
+	if len(paths) == 0 {
+		spillDir = ""
+	}
+	ds, err := errkb.LoadWithOptions(errkb.Options{SpillDir: spillDir}, srcs...)
+	if ds != nil && ds.SpillError() != nil {
+		log.Warn("records kept on the heap or not saved for the next start", "err", ds.SpillError())
+	}
 	if err == nil {
 		return ds, nil
 	}

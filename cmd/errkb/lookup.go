@@ -34,7 +34,7 @@ func lookup(ctx context.Context, args []string, stdout, stderr io.Writer, getenv
 		return 2
 	}
 	quiet := slog.New(slog.DiscardHandler)
-	ds, err := loadDataset(datasetPaths(datasets, getenv), false, quiet)
+	ds, err := loadDataset(datasetPaths(datasets, getenv), false, "", quiet)
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb lookup: %v\n", err)
 		return 2

@@ -23,7 +23,7 @@ func main() {
 const usage = `errkb: a searchable knowledge base of software errors
 
 Usage:
-  errkb [serve] [--addr ADDR] [--dataset DIR]... [--base-url URL] [--skip-invalid]
+  errkb [serve] [--addr ADDR] [--dataset DIR]... [--base-url URL] [--skip-invalid] [--index-dir DIR]
   errkb lookup [--json] [--dataset DIR]... QUERY...
   errkb validate [PATH...]
   errkb version

@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/errkb/errkb/index"
@@ -40,6 +42,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	fs.Var(&proxies, "trust-proxy", "address or CIDR range of a reverse proxy whose X-Forwarded-For names the client; repeatable")
 	grace := fs.Duration("shutdown-grace", shutdownGrace, "how long requests in flight may run after SIGTERM")
 	delay := fs.Duration("shutdown-delay", shutdownDelay, "how long /readyz answers 503 before the listener closes on SIGTERM")
+	indexDir := fs.String("index-dir", getenv("ERRKB_INDEX_DIR"), "folder to persist the search index in and reuse it from on restart; one per server process (env ERRKB_INDEX_DIR; default: a temporary folder removed on exit)")
 	if err := fs.Parse(args); err != nil {
 		return parseExit(err)
 	}
@@ -49,12 +52,20 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
-	ds, err := loadDataset(datasetPaths(datasets, getenv), *skipInvalid, log)
+	started := time.Now()
+	dir, cleanup, err := indexFolder(*indexDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "errkb: index dir: %v\n", err)
+		return 1
+	}
+	defer cleanup()
+	ds, err := loadDataset(datasetPaths(datasets, getenv), *skipInvalid, dir, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb: refusing to start: %v\n", err)
 		return 1
 	}
-	log.Info("dataset loaded", "records", ds.Len(), "projects", len(ds.Projects()), "version", ds.Version())
+	log.Info("dataset loaded", "records", ds.Len(), "projects", len(ds.Projects()), "version", ds.Version(),
+		"from_snapshot", ds.FromSnapshot(), "took", time.Since(started).Round(time.Millisecond))
 
 	srv := web.New(ds, web.Config{BaseURL: *baseURL, Logger: log, RequestTimeout: *requestTimeout,
 		RateLimit: *rateLimit, RateBurst: *rateBurst, TrustedProxies: proxies})
@@ -70,7 +81,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	// pages; /readyz turns 200 when search is available.
 	go func() {
 		start := time.Now()
-		ix, err := index.Build(ctx, ds, log)
+		ix, err := index.Open(ctx, ds, dir, log)
 		if err != nil {
 			if ctx.Err() == nil {
 				log.Error("index build failed", "err", err)
@@ -79,7 +90,16 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 		}
 		srv.IndexBuilt(ds.Len(), time.Since(start))
 		srv.SetSearcher(ix)
-		log.Info("ready")
+		// Loading and indexing leave hundreds of MB of freed heap that Go
+		// would return to the system only slowly; serving needs a fraction.
+		debug.FreeOSMemory()
+		// Serving allocates little per request but, with Go's default of
+		// growing the heap to twice what is live, 100,000 records' worth of
+		// live heap would still double. Half that headroom is plenty.
+		if getenv("GOGC") == "" {
+			debug.SetGCPercent(50)
+		}
+		log.Info("ready", "since_start", time.Since(started).Round(time.Millisecond))
 	}()
 
 	errc := make(chan error, 1)
@@ -94,6 +114,22 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 		return 1
 	}
 	return 0
+}
+
+// indexFolder is where the index and the records' spill file go: dir when
+// given, so the index outlives the process, else a temporary folder that
+// cleanup removes. An on-disk index is used either way: bleve merges its
+// segments in the background, which keeps searches fast and memory low,
+// and an in-memory one does neither.
+func indexFolder(dir string) (string, func(), error) {
+	if dir != "" {
+		return dir, func() {}, os.MkdirAll(dir, 0o755)
+	}
+	tmp, err := os.MkdirTemp("", "errkb-index-")
+	if err != nil {
+		return "", nil, err
+	}
+	return tmp, func() { os.RemoveAll(tmp) }, nil
 }
 
 func envOr(getenv func(string) string, key, def string) string {

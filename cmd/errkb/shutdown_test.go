@@ -83,23 +83,6 @@ func startBinary(t *testing.T, args ...string) (*exec.Cmd, string, *syncBuffer) 
 	return cmd, addr, logs
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) WriteLine(l string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.b.WriteString(l + "\n")
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // turnedAway reports whether err is the way a client is turned away once
 // the listener closes, sigterm+delay: its dial is refused, or, when it
 // connected into the kernel's accept queue just before the close, the

@@ -1,4 +1,4 @@
-package main
+package kbgen
 
 // prose holds the Markdown building blocks of one condition family. Strings
 // are templates expanded by expand: {S} subject, {Sp} plural, {code} error

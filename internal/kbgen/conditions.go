@@ -1,4 +1,4 @@
-package main
+package kbgen
 
 // condition is a failure mode that can happen to any subject. Message
 // templates use {S} for the subject, {Sp} for its plural and <name:k> for a

@@ -1,4 +1,4 @@
-package main
+package kbgen
 
 import (
 	"regexp"
@@ -61,8 +61,6 @@ func parseMsg(m string) []part {
 	return parts
 }
 
-// hasSlots reports whether a template has placeholders; messages without
-// them are stored verbatim as their own pattern, like the seed record.
 func hasSlots(parts []part) bool {
 	for _, p := range parts {
 		if p.kind != 'L' && p.kind != 'S' && p.kind != 'P' {
@@ -91,7 +89,6 @@ func render(parts []part, subj, plural string, lit func(string) string, slot fun
 	return b.String()
 }
 
-// same is the identity literal renderer for non-regex styles.
 func same(s string) string { return s }
 
 // readable renders the human form stored in errorMessage: placeholders

@@ -1,4 +1,4 @@
-package main
+package kbgen
 
 import (
 	"math/rand/v2"
@@ -24,8 +24,6 @@ var famConfig = [...]string{
 	famResource: "pool_size",
 }
 
-// newContext derives the per-record identifiers once so every template of
-// the record names the same function, package and config key.
 func newContext(pr *project, subj, plural string, cond *condition, class, code string, r *rand.Rand) *context {
 	verb := pick(r, verbs)
 	c := &context{
@@ -110,7 +108,6 @@ func (c *context) appendExpanded(dst []byte, tmpl string) []byte {
 	return dst
 }
 
-// expand is appendExpanded into a fresh string.
 func (c *context) expand(tmpl string) string {
 	return string(c.appendExpanded(make([]byte, 0, len(tmpl)+64), tmpl))
 }
@@ -243,8 +240,6 @@ func tagVocabulary() []string {
 	return out
 }
 
-// severity draws a mostly-error distribution; deprecations and leaks are
-// usually warnings, as in real code bases.
 func severity(r *rand.Rand, cond *condition) string {
 	if cond.slug == "deprecated" || cond.slug == "leak-detected" {
 		return []string{"warning", "warning", "warning", "info", "error"}[r.IntN(5)]
@@ -265,13 +260,10 @@ const dayMillis = 24 * 60 * 60 * 1000
 // baseMillis anchors analyzedAt; a fixed date keeps output reproducible.
 var baseMillis = time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 
-// formatMillis renders the millisecond UTC timestamps the seed uses.
 func formatMillis(ms int64) string {
 	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
-// joinClauses joins sentence fragments into one sentence, the way the
-// seed writes triggerScenarios and commonSituations.
 func joinClauses(parts []string) string {
 	for i := 1; i < len(parts); i++ {
 		parts[i] = strings.ToLower(parts[i][:1]) + parts[i][1:]
@@ -279,10 +271,8 @@ func joinClauses(parts []string) string {
 	return strings.Join(parts, "; ") + "."
 }
 
-// pick returns a random element of list.
 func pick[T any](r *rand.Rand, list []T) T { return list[r.IntN(len(list))] }
 
-// capitalize upper-cases an ASCII first letter.
 func capitalize(s string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return s
@@ -290,10 +280,8 @@ func capitalize(s string) string {
 	return string(s[0]-'a'+'A') + s[1:]
 }
 
-// pascal turns a single lower-case word into an exported identifier.
 func pascal(s string) string { return capitalize(s) }
 
-// pluralize handles the English plurals of the subject vocabulary.
 func pluralize(s string) string {
 	switch {
 	case strings.HasSuffix(s, "s"), strings.HasSuffix(s, "x"), strings.HasSuffix(s, "ch"), strings.HasSuffix(s, "sh"):
@@ -304,8 +292,6 @@ func pluralize(s string) string {
 	return s + "s"
 }
 
-// gcd picks per-project multipliers coprime with the combination count,
-// which makes the slot mapping a permutation.
 func gcd(a, b int) int {
 	for b != 0 {
 		a, b = b, a%b

@@ -1,4 +1,4 @@
-package main
+package kbgen
 
 // This file holds the name vocabularies. Every owner and repository name is
 // a compound of invented syllables so generated projects are clearly

@@ -1,4 +1,4 @@
-package main
+package kbgen
 
 // lang describes one target language: how paths look, how snippets are
 // indented and the templates for filler code and the record's code fields.

@@ -1,0 +1,208 @@
+package errkb
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// parseEntryFast is the quick way to read one well-formed entry. The
+// careful path, parseEntry, decodes every entry four times over (into maps,
+// then field by field, then into the Record) so that it can name each
+// problem; at 100,000 records that alone takes longer than building the
+// index. parseEntryFast decodes once and accepts the record only when the
+// careful path would accept it too and produce the same Record; for any
+// doubt (a problem, a key differing from a known field only in case, a
+// duplicated known key, an escaped key) it returns ok=false and the caller
+// runs parseEntry, which reports the problems exactly as before.
+//
+// raw must be valid JSON (the caller checked it).
+func parseEntryFast(raw []byte, loc Location) (rec *Record, ok bool) {
+	recRaw, version, ok := splitEnvelope(raw)
+	if !ok {
+		return nil, false
+	}
+	if !plainKnownKeys(recRaw) {
+		return nil, false
+	}
+	rec = &Record{}
+	if err := json.Unmarshal(recRaw, rec); err != nil {
+		return nil, false
+	}
+	rec.Raw = recRaw
+	rec.DatasetVersion = version
+	rec.Source = loc
+	if len(checkRecord(rec)) > 0 || breaksLimits(rec) {
+		return nil, false
+	}
+	return rec, true
+}
+
+// splitEnvelope finds the record object of an envelope, or returns raw
+// itself for a bare record, with the envelope's datasetVersion.
+func splitEnvelope(raw []byte) (recRaw []byte, version string, ok bool) {
+	var recSpan, verSpan []byte
+	ok = eachKey(raw, func(key string, value []byte) bool {
+		switch {
+		case key == "record":
+			if recSpan != nil {
+				return false
+			}
+			recSpan = value
+		case key == "datasetVersion":
+			if verSpan != nil {
+				return false
+			}
+			verSpan = value
+		case strings.EqualFold(key, "record") || strings.EqualFold(key, "datasetVersion"):
+			return false
+		}
+		return true
+	})
+	if !ok {
+		return nil, "", false
+	}
+	if recSpan == nil {
+		return raw, "", true
+	}
+	if len(recSpan) == 0 || recSpan[0] != '{' {
+		return nil, "", false
+	}
+	if verSpan != nil && !isNull(verSpan) {
+		if verSpan[0] != '"' || json.Unmarshal(verSpan, &version) != nil {
+			return nil, "", false
+		}
+	}
+	return recSpan, version, true
+}
+
+// knownFieldIndex maps each known field name to its position in knownFields.
+var knownFieldIndex = func() map[string]int {
+	m := make(map[string]int, len(knownFields))
+	for i, f := range knownFields {
+		m[f.name] = i
+	}
+	return m
+}()
+
+// plainKnownKeys reports whether every key of the record object is a known
+// field, spelled exactly and appearing once. Decoding into Record then
+// means the same as the careful path's exact-name map lookups, and no
+// unknown field can hide what checkHostile looks for (nesting, URLs): a
+// record with fields this version does not know takes the careful path.
+func plainKnownKeys(obj []byte) bool {
+	var seen [64]bool
+	return eachKey(obj, func(key string, _ []byte) bool {
+		i, ok := knownFieldIndex[key]
+		if !ok || seen[i] {
+			return false
+		}
+		seen[i] = true
+		return true
+	})
+}
+
+// eachKey calls fn with every key and raw value of the JSON object obj,
+// which must be valid JSON. It returns false when obj is not an object, a
+// key holds an escape, or fn returns false.
+func eachKey(obj []byte, fn func(key string, value []byte) bool) bool {
+	i := skipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return false
+	}
+	i = skipSpace(obj, i+1)
+	if i < len(obj) && obj[i] == '}' {
+		return true
+	}
+	for i < len(obj) {
+		if obj[i] != '"' {
+			return false
+		}
+		end := bytes.IndexByte(obj[i+1:], '"')
+		if end < 0 {
+			return false
+		}
+		key := obj[i+1 : i+1+end]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return false
+		}
+		i = skipSpace(obj, i+end+2)
+		if i >= len(obj) || obj[i] != ':' {
+			return false
+		}
+		start := skipSpace(obj, i+1)
+		stop := skipValue(obj, start)
+		if stop < 0 || !fn(string(key), obj[start:stop]) {
+			return false
+		}
+		i = skipSpace(obj, stop)
+		if i < len(obj) && obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+			continue
+		}
+		return i < len(obj) && obj[i] == '}'
+	}
+	return false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the offset just past the JSON value starting at i in
+// valid JSON b, or -1.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				if i < 0 {
+					return -1
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return -1
+	default: // number, true, false, null
+		for i < len(b) {
+			switch b[i] {
+			case ',', '}', ']', ' ', '\t', '\r', '\n':
+				return i
+			}
+			i++
+		}
+		return i
+	}
+}
+
+// skipString returns the offset just past the string starting at b[i].
+func skipString(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}

@@ -1,0 +1,317 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+
+	"github.com/errkb/errkb"
+)
+
+// formatVersion names how records become index documents. Bump it when
+// document() or the analysis changes in a way the mapping's JSON does not
+// show; Key also samples document() itself, as a safety net.
+const formatVersion = 1
+
+var scorchConfig map[string]any
+
+// Key identifies the index that ds needs: the dataset's content, the
+// mapping, and how records are turned into documents. A persisted index is
+// reused only under the same key, so a changed dataset or mapping is
+// always rebuilt, never served stale.
+func Key(ds *errkb.Dataset) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "errkb index format %d\ndataset %s\n", formatVersion, ds.Hash())
+	m, err := json.Marshal(newMapping())
+	if err != nil {
+		panic(err) // the mapping is built in code; it always encodes
+	}
+	h.Write(m)
+	writeDocFingerprint(h, ds)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writeDocFingerprint hashes the documents of a sample of records, so a
+// change to document() or to the normalizers it calls changes the key even
+// if nobody remembered to bump formatVersion.
+func writeDocFingerprint(w io.Writer, ds *errkb.Dataset) {
+	const samples = 64
+	n := ds.Len()
+	for i := 0; i < samples && i < n; i++ {
+		doc := document(ds.Records[i*n/min(n, samples)])
+		keys := make([]string, 0, len(doc))
+		for k := range doc {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			fmt.Fprintf(w, "%s=%q\n", k, doc[k])
+		}
+	}
+}
+
+// Files of a persisted index inside its folder, {dir}/{key}/.
+const (
+	manifestName = "manifest.json"
+	bleveDirName = "bleve"
+	buildPrefix  = ".build-"
+)
+
+// manifest is written last, once the index is complete; an index without
+// one, or whose files no longer match it, is treated as damaged.
+type manifest struct {
+	Key     string     `json:"key"`
+	Records int        `json:"records"`
+	Built   time.Time  `json:"built"`
+	Files   []fileInfo `json:"files"`
+}
+
+type fileInfo struct {
+	Name   string `json:"name"` // slash-separated, relative to the bleve folder
+	Size   int64  `json:"size"`
+	CRC32C uint32 `json:"crc32c"`
+}
+
+// Open returns the index of ds persisted in dir, building and persisting
+// it first when dir holds none for ds's key or holds a damaged one. The
+// index is opened read-only, so nothing changes its files while serving.
+// Indexes of other keys in dir are removed once the new one is in place,
+// so one folder holds one index; give each server process its own dir.
+func Open(ctx context.Context, ds *errkb.Dataset, dir string, log *slog.Logger) (*Index, error) {
+	searcher.DisjunctionMaxClauseCount = maxClauses
+	tables := startTables(ds)
+	start := time.Now()
+	key := Key(ds)
+	log.Info("index key", "key", key[:16], "took", time.Since(start).Round(time.Millisecond))
+	final := filepath.Join(dir, key[:32])
+	bi, err := openPersisted(final, key, ds.Len())
+	switch {
+	case err == nil:
+		log.Info("index reused", "dir", final, "records", ds.Len(), "took", time.Since(start).Round(time.Millisecond))
+		removeOthers(dir, key[:32], log)
+		return newIndex(ds, bi, tables, log)
+	case errors.Is(err, fs.ErrNotExist):
+		log.Info("no index for this dataset yet; building", "dir", final)
+	default:
+		log.Warn("persisted index unusable; rebuilding", "dir", final, "err", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("index dir: %w", err)
+	}
+	if err := buildPersisted(ctx, ds, dir, final, key, log); err != nil {
+		return nil, err
+	}
+	if bi, err = openPersisted(final, key, ds.Len()); err != nil {
+		return nil, fmt.Errorf("reopen the index just built: %w", err)
+	}
+	removeOthers(dir, key[:32], log)
+	return newIndex(ds, bi, tables, log)
+}
+
+// openPersisted opens the index in folder, after checking it is complete,
+// for this key and record count, and that no file changed since it was
+// built. It returns an error wrapping fs.ErrNotExist when there is none.
+func openPersisted(folder, key string, records int) (bleve.Index, error) {
+	data, err := os.ReadFile(filepath.Join(folder, manifestName))
+	if err != nil {
+		return nil, err
+	}
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	if m.Key != key || m.Records != records {
+		return nil, fmt.Errorf("manifest is for key %.16s with %d records, want %.16s with %d", m.Key, m.Records, key, records)
+	}
+	bdir := filepath.Join(folder, bleveDirName)
+	files, err := listFiles(bdir)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.EqualFunc(files, m.Files, func(a, b fileInfo) bool { return a.Name == b.Name && a.Size == b.Size }) {
+		return nil, errors.New("index files differ from the manifest")
+	}
+	if err := checkSums(bdir, m.Files); err != nil {
+		return nil, err
+	}
+	bi, err := bleve.OpenUsing(bdir, map[string]any{"read_only": true})
+	if err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	if n, err := bi.DocCount(); err != nil || n != uint64(records) {
+		bi.Close()
+		return nil, fmt.Errorf("index holds %d documents, want %d (%v)", n, records, err)
+	}
+	return bi, nil
+}
+
+// buildPersisted builds the index in a fresh folder next to final and
+// renames it into place only once complete, so a crash mid-build leaves
+// no folder that looks usable.
+func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key string, log *slog.Logger) error {
+	tmp, err := os.MkdirTemp(dir, buildPrefix+key[:12]+"-")
+	if err != nil {
+		return fmt.Errorf("index dir: %w", err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			os.RemoveAll(tmp)
+		}
+	}()
+	bdir := filepath.Join(tmp, bleveDirName)
+	bi, err := bleve.NewUsing(bdir, newMapping(), scorch.Name, scorch.Name, scorchConfig)
+	if err != nil {
+		return fmt.Errorf("create index: %w", err)
+	}
+	if err := indexRecords(ctx, bi, ds, log); err != nil {
+		bi.Close()
+		return err
+	}
+	if err := bi.Close(); err != nil {
+		return fmt.Errorf("close index: %w", err)
+	}
+	files, err := listFiles(bdir)
+	if err != nil {
+		return err
+	}
+	for i := range files {
+		if files[i].CRC32C, err = fileCRC(filepath.Join(bdir, files[i].Name)); err != nil {
+			return err
+		}
+	}
+	m := manifest{Key: key, Records: ds.Len(), Built: time.Now().UTC(), Files: files}
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileSync(filepath.Join(tmp, manifestName), data); err != nil {
+		return fmt.Errorf("write manifest: %w", err)
+	}
+	if err := os.RemoveAll(final); err != nil {
+		return fmt.Errorf("remove damaged index: %w", err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return fmt.Errorf("move index into place: %w", err)
+	}
+	ok = true
+	log.Info("index persisted", "dir", final, "files", len(files))
+	return nil
+}
+
+// listFiles lists the regular files below dir, sorted by name.
+func listFiles(dir string) ([]fileInfo, error) {
+	var files []fileInfo
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		files = append(files, fileInfo{Name: filepath.ToSlash(rel), Size: info.Size()})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(files, func(a, b fileInfo) int { return strings.Compare(a.Name, b.Name) })
+	return files, nil
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// checkSums compares every file's CRC-32C with the manifest. It reads the
+// whole index (a few hundred MB at 100,000 records) at several GB/s; that
+// is the price of never serving from a corrupted segment, which bleve
+// would only notice, if at all, in the middle of a search.
+func checkSums(dir string, files []fileInfo) error {
+	for _, f := range files {
+		sum, err := fileCRC(filepath.Join(dir, filepath.FromSlash(f.Name)))
+		if err != nil {
+			return err
+		}
+		if sum != f.CRC32C {
+			return fmt.Errorf("index file %s is damaged (checksum mismatch)", f.Name)
+		}
+	}
+	return nil
+}
+
+func fileCRC(path string) (uint32, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	h := crc32.New(castagnoli)
+	if _, err := io.Copy(h, f); err != nil {
+		return 0, fmt.Errorf("read %s: %w", path, err)
+	}
+	return h.Sum32(), nil
+}
+
+func writeFileSync(path string, data []byte) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// removeOthers deletes the indexes of other keys and abandoned builds in
+// dir. It only touches names this package creates.
+func removeOthers(dir, keep string, log *slog.Logger) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name == keep || !e.IsDir() || !(isKeyName(name) || strings.HasPrefix(name, buildPrefix)) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
+			log.Warn("could not remove an old index", "dir", name, "err", err)
+			continue
+		}
+		log.Info("removed an old index", "dir", name)
+	}
+}
+
+func isKeyName(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
+}

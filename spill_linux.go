@@ -1,0 +1,138 @@
+//go:build linux
+
+package errkb
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+	"unsafe"
+)
+
+// spillMin is the shortest string worth moving out of the heap; shorter
+// ones (ids, codes, severities) cost less to keep than to point at.
+const spillMin = 64
+
+// spillFile holds the bytes of records' large fields outside the Go heap.
+// At 100,000 records a dataset is about 450 MB of JSON, and each record is
+// held twice, as its raw JSON (served as is by the API) and as decoded
+// fields (rendered into pages); on the heap that is near 1 GB before the
+// garbage collector's headroom. In a read-only mapping of an unlinked file
+// the same bytes are page cache: the kernel reads in only the pages of
+// records being served and can drop them again under memory pressure.
+// Record's fields keep their types and meaning; only where their bytes
+// live changes.
+type spillFile struct {
+	mu   sync.Mutex
+	f    *os.File
+	off  int64
+	maps [][]byte
+	refs map[*Record][]spillRef // where each record's fields went, for snapshots
+}
+
+// spillRef places one spilled field: Field 0 is Raw, field k > 0 is
+// spillableStrings(r)[k-1].
+type spillRef struct {
+	Field    int
+	Off, Len int64
+}
+
+// newSpillFile creates the file in dir. It keeps its name while loading
+// so a snapshot can be made of it (see snapshot_linux.go); otherwise the
+// caller unlinks it once loaded.
+func newSpillFile(dir string) (*spillFile, error) {
+	f, err := os.CreateTemp(dir, ".errkb-records-*")
+	if err != nil {
+		return nil, fmt.Errorf("spill file: %w", err)
+	}
+	return &spillFile{f: f, refs: make(map[*Record][]spillRef)}, nil
+}
+
+// spill moves recs' raw JSON and large text fields into the file and
+// points the records at a read-only mapping of it.
+func (sf *spillFile) spill(recs []*Record) error {
+	type ref struct {
+		rec      *Record
+		str      *string // nil for Raw
+		field    int
+		off, len int
+	}
+	var (
+		buf  []byte
+		refs []ref
+	)
+	for _, r := range recs {
+		refs = append(refs, ref{rec: r, off: len(buf), len: len(r.Raw)})
+		buf = append(buf, r.Raw...)
+		for k, p := range spillableStrings(r) {
+			if len(*p) >= spillMin {
+				refs = append(refs, ref{rec: r, str: p, field: k + 1, off: len(buf), len: len(*p)})
+				buf = append(buf, *p...)
+			}
+		}
+	}
+	if len(buf) == 0 {
+		return nil
+	}
+	page := int64(os.Getpagesize())
+	sf.mu.Lock()
+	off := sf.off
+	sf.off += (int64(len(buf)) + page - 1) / page * page
+	sf.mu.Unlock()
+	if _, err := sf.f.WriteAt(buf, off); err != nil {
+		return fmt.Errorf("spill file: %w", err)
+	}
+	mem, err := syscall.Mmap(int(sf.f.Fd()), off, len(buf), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return fmt.Errorf("spill file: map: %w", err)
+	}
+	sf.mu.Lock()
+	sf.maps = append(sf.maps, mem)
+	for _, rf := range refs {
+		sf.refs[rf.rec] = append(sf.refs[rf.rec], spillRef{Field: rf.field, Off: off + int64(rf.off), Len: int64(rf.len)})
+	}
+	sf.mu.Unlock()
+	for _, rf := range refs {
+		b := mem[rf.off : rf.off+rf.len : rf.off+rf.len]
+		if rf.str == nil {
+			rf.rec.Raw = b
+			continue
+		}
+		if rf.len > 0 {
+			*rf.str = unsafe.String(&b[0], rf.len)
+		}
+	}
+	return nil
+}
+
+// spillableStrings are the record's fields that hold prose or code.
+func spillableStrings(r *Record) []*string {
+	ps := []*string{&r.SourceCode, &r.Documentation, &r.TriggerScenarios, &r.CommonSituations,
+		&r.ExampleFix, &r.HandlingStrategy, &r.ValidationCode, &r.TypeGuard, &r.TryCatchPattern,
+		&r.GithubURL, &r.MessagePattern}
+	for i := range r.Solutions {
+		ps = append(ps, &r.Solutions[i])
+	}
+	for i := range r.PreventionTips {
+		ps = append(ps, &r.PreventionTips[i])
+	}
+	return ps
+}
+
+// release drops the mapped pages from the process's resident set. They
+// stay in the page cache, and the next read of a record maps them back.
+func (sf *spillFile) release() {
+	sf.mu.Lock()
+	defer sf.mu.Unlock()
+	for _, m := range sf.maps {
+		_ = syscall.Madvise(m, syscall.MADV_DONTNEED)
+	}
+}
+
+// done ends loading: the file loses its name unless saveSnapshot renamed
+// it (the mapping stays valid either way) and the refs are dropped.
+func (sf *spillFile) done() {
+	_ = os.Remove(sf.f.Name())
+	sf.refs = nil
+}

@@ -1,0 +1,55 @@
+//go:build linux
+
+package errkb_test
+
+import (
+	"reflect"
+	"runtime"
+	"testing"
+
+	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/kbgen"
+)
+
+// TestSpillKeepsRecordsAndFreesTheHeap loads the same dataset with and
+// without SpillDir: the records must read the same, byte for byte, while
+// the spilled ones leave most of their bytes off the Go heap.
+func TestSpillKeepsRecordsAndFreesTheHeap(t *testing.T) {
+	fsys := kbgen.FS(3000, 4)
+	src := errkb.Source{Name: "gen", FS: fsys}
+
+	heapAfter := func(load func() (*errkb.Dataset, error)) (*errkb.Dataset, uint64) {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		ds, err := load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		return ds, after.HeapAlloc - min(after.HeapAlloc, before.HeapAlloc)
+	}
+	plain, plainHeap := heapAfter(func() (*errkb.Dataset, error) { return errkb.Load(src) })
+	spilled, spilledHeap := heapAfter(func() (*errkb.Dataset, error) {
+		return errkb.LoadWithOptions(errkb.Options{SpillDir: t.TempDir()}, src)
+	})
+	if err := spilled.SpillError(); err != nil {
+		t.Fatalf("spill failed: %v", err)
+	}
+	if plain.Len() != spilled.Len() || plain.Hash() != spilled.Hash() {
+		t.Fatalf("spilled dataset differs: %d records, hash %s; want %d, %s", spilled.Len(), spilled.Hash(), plain.Len(), plain.Hash())
+	}
+	for i, r := range plain.Records {
+		if !reflect.DeepEqual(r, spilled.Records[i]) {
+			t.Fatalf("record %s differs after spilling", r.ID)
+		}
+	}
+	if spilledHeap*3 > plainHeap {
+		t.Errorf("spilled dataset holds %d KB of heap, plain %d KB; want under a third", spilledHeap>>10, plainHeap>>10)
+	}
+	t.Logf("heap: plain %d KB, spilled %d KB", plainHeap>>10, spilledHeap>>10)
+	runtime.KeepAlive(plain)
+	runtime.KeepAlive(spilled)
+	runtime.KeepAlive(fsys)
+}
