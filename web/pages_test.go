@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
-
 )
 
 var hashedRE = regexp.MustCompile(`/static/(style|app|favicon)\.[0-9a-f]{10}\.(css|js|svg)`)
@@ -306,4 +305,3 @@ func BenchmarkRecordPageCached(b *testing.B) {
 		s.ServeHTTP(httptest.NewRecorder(), req)
 	}
 }
-

@@ -98,7 +98,7 @@ func TestServeRestartReusesIndexAndSnapshot(t *testing.T) {
 		var b bytes.Buffer
 		b.ReadFrom(res.Body)
 		res.Body.Close()
-		url := regexp.MustCompile(`"url":"`+site+`([^"]+)"`).FindStringSubmatch(b.String())
+		url := regexp.MustCompile(`"url":"` + site + `([^"]+)"`).FindStringSubmatch(b.String())
 		if url == nil {
 			t.Fatalf("search found nothing: %s", b.String())
 		}
