@@ -78,9 +78,9 @@ type tab struct {
 	dialogs  []string
 }
 
-// recorder is injected into every document through the protocol, which
+// violationRecorder is injected into every document through the protocol, which
 // CSP does not restrict: it collects securitypolicyviolation events.
-const recorder = `window.__csp = [];
+const violationRecorder = `window.__csp = [];
 document.addEventListener("securitypolicyviolation", function (e) {
   window.__csp.push(e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " at line " + e.lineNumber);
 });`
@@ -93,7 +93,7 @@ func (b *bt) newTab(t *testing.T) *tab {
 	if err := chromedp.Listen(ctx, tb.onEvent); err != nil {
 		t.Fatalf("start browser: %v", err)
 	}
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: recorder}); err != nil {
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: violationRecorder}); err != nil {
 		t.Fatal(err)
 	}
 	return tb
