@@ -3,17 +3,14 @@ package web
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/errkb/errkb"
-	"github.com/errkb/errkb/index"
 )
 
 // fictionalRecord is a record of a made-up project; msg varies per dataset.
@@ -31,14 +28,7 @@ func newCacheTestServer(t *testing.T, msg string) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	s := New(ds, Config{})
-	s.SetSearcher(ix) // pages are cached once the index is ready
-	return s
+	return readyServer(t, ds, Config{}) // pages are cached once the index is ready
 }
 
 func TestCacheHeadersAndRevalidation(t *testing.T) {

@@ -1,13 +1,11 @@
 package web
 
 import (
-	"context"
 	"log/slog"
 	"os"
 	"testing"
 
 	"github.com/errkb/errkb"
-	"github.com/errkb/errkb/index"
 )
 
 // Fixture records under testdata/pages: the seed record (real, nats-io) and
@@ -34,19 +32,11 @@ func loadPages(t testing.TB) *errkb.Dataset {
 // not depend on search ranking, which golden files must not.
 func newPagesServer(t testing.TB, withSearch bool, cfg Config) *Server {
 	t.Helper()
-	ds := loadPages(t)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := New(ds, cfg)
 	if withSearch {
-		ix, err := index.Build(context.Background(), ds, cfg.Logger)
-		if err == nil {
-			t.Cleanup(func() { ix.Close() })
-			s.SetSearcher(ix)
-		} else {
-			t.Fatalf("build index: %v", err)
-		}
+		return readyServer(t, loadPages(t), cfg)
 	}
-	return s
+	return New(loadPages(t), cfg)
 }

@@ -76,7 +76,7 @@ func FuzzSearchPage(f *testing.F) {
 	}
 	// Built with f, not with one input's t, whose cleanup would close the
 	// index under the inputs after it.
-	searchServerOnce.Do(func() { searchServer, _ = newTestServer(f, Config{}) })
+	searchServerOnce.Do(func() { searchServer = newTestServer(f, Config{}) })
 	f.Fuzz(func(t *testing.T, q string) {
 		v := url.Values{"q": {q}}.Encode()
 		for _, target := range []string{"/search?" + v, "/api/v1/search?" + v, "/lookup?" + v, "/api/v1/lookup?" + v, "/errors/" + url.PathEscape(q)} {

@@ -46,10 +46,10 @@ func testDataset(t testing.TB) *errkb.Dataset {
 	return ds
 }
 
-// newTestServer serves testDataset with a real index.
-func newTestServer(t testing.TB, cfg Config) (*Server, *index.Index) {
+// readyServer serves ds with a real in-memory index, as a started server
+// does once /readyz answers 200.
+func readyServer(t testing.TB, ds *errkb.Dataset, cfg Config) *Server {
 	t.Helper()
-	ds := testDataset(t)
 	ix, err := index.Build(context.Background(), ds, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatalf("build index: %v", err)
@@ -57,8 +57,11 @@ func newTestServer(t testing.TB, cfg Config) (*Server, *index.Index) {
 	t.Cleanup(func() { ix.Close() })
 	s := New(ds, cfg)
 	s.SetSearcher(ix)
-	return s, ix
+	return s
 }
+
+// newTestServer serves testDataset with a real index.
+func newTestServer(t testing.TB, cfg Config) *Server { return readyServer(t, testDataset(t), cfg) }
 
 // get sends one GET through the full router with header name/value pairs
 // and returns the recorder.

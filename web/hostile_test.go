@@ -93,7 +93,7 @@ func fillParams(route, seg string) string {
 // every route: none may answer 5xx, leak a stack trace, omit the security
 // headers or take long.
 func TestHostileInputEveryRoute(t *testing.T) {
-	s, _ := newTestServer(t, Config{})
+	s := newTestServer(t, Config{})
 	targets := hostileRequests(s)
 	if len(targets) < 500 {
 		t.Fatalf("only %d hostile requests built; routes missing?", len(targets))
@@ -167,7 +167,7 @@ func shorten(s string) string {
 // TestRequestLimits checks the answers to requests over a limit: the right
 // status, and fast.
 func TestRequestLimits(t *testing.T) {
-	s, _ := newTestServer(t, Config{})
+	s := newTestServer(t, Config{})
 	big := strings.Repeat("a", 1<<20)
 	tests := []struct {
 		target string

@@ -20,7 +20,7 @@ import (
 // page handler: router 404 and 405, redirects, static files, probes,
 // metrics, JSON errors and HEAD.
 func TestSecurityHeadersEveryKindOfAnswer(t *testing.T) {
-	s, _ := newTestServer(t, Config{})
+	s := newTestServer(t, Config{})
 	for _, tt := range []struct {
 		method, target string
 		status         int
@@ -133,7 +133,7 @@ func TestRequestDeadline(t *testing.T) {
 // pattern (never the raw path) and status, latency, queries without a
 // match, and the index's size and build time.
 func TestMetrics(t *testing.T) {
-	s, _ := newTestServer(t, Config{})
+	s := newTestServer(t, Config{})
 	s.IndexBuilt(2, 1500*time.Millisecond)
 	for _, target := range []string{
 		"/search?q=consumer", "/search?q=zzqxnotaword", "/api/v1/lookup?q=JS_CONSUMER_OFFLINE",
@@ -192,7 +192,7 @@ func TestRateLimit(t *testing.T) {
 		return do(s, req).StatusCode
 	}
 	t.Run("off by default", func(t *testing.T) {
-		s, _ := newTestServer(t, Config{})
+		s := newTestServer(t, Config{})
 		for i := range 50 {
 			if got := from(s, "192.0.2.1:1000", ""); got != 200 {
 				t.Fatalf("request %d: status %d", i, got)
@@ -200,7 +200,7 @@ func TestRateLimit(t *testing.T) {
 		}
 	})
 	t.Run("forged forwarded-for is ignored", func(t *testing.T) {
-		s, _ := newTestServer(t, Config{RateLimit: 0.001, RateBurst: 3})
+		s := newTestServer(t, Config{RateLimit: 0.001, RateBurst: 3})
 		var statuses []int
 		for i := range 5 {
 			statuses = append(statuses, from(s, "192.0.2.1:1000", "198.51.100."+string(rune('1'+i))))
@@ -220,7 +220,7 @@ func TestRateLimit(t *testing.T) {
 	})
 	t.Run("trusted proxy", func(t *testing.T) {
 		_, proxy, _ := net.ParseCIDR("127.0.0.1/32")
-		s, _ := newTestServer(t, Config{RateLimit: 0.001, RateBurst: 1, TrustedProxies: []*net.IPNet{proxy}})
+		s := newTestServer(t, Config{RateLimit: 0.001, RateBurst: 1, TrustedProxies: []*net.IPNet{proxy}})
 		if got := from(s, "127.0.0.1:5000", "198.51.100.1"); got != 200 {
 			t.Errorf("first client via proxy: %d", got)
 		}
@@ -262,7 +262,7 @@ func TestRequestID(t *testing.T) {
 	var mu sync.Mutex
 	var logs bytes.Buffer
 	h := slog.NewTextHandler(&lockedWriter{w: &logs, mu: &mu}, nil)
-	s, _ := newTestServer(t, Config{Logger: slog.New(h)})
+	s := newTestServer(t, Config{Logger: slog.New(h)})
 
 	res := fetch(t, s, "/search?limit=x&page=0")
 	id := res.Header.Get("X-Request-Id")
@@ -302,7 +302,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // TestDrain checks that a draining server reports not ready while it
 // still answers everything else.
 func TestDrain(t *testing.T) {
-	s, _ := newTestServer(t, Config{})
+	s := newTestServer(t, Config{})
 	if res := fetch(t, s, "/readyz"); res.StatusCode != 200 {
 		t.Fatalf("/readyz before drain: %d", res.StatusCode)
 	}

@@ -25,14 +25,7 @@ func testServer(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	s := New(ds, Config{})
-	s.SetSearcher(ix)
-	return s
+	return readyServer(t, ds, Config{})
 }
 
 func doc(t testing.TB, resp *http.Response) *goquery.Document {
