@@ -86,6 +86,9 @@ func newIndex(ds *errkb.Dataset, bi bleve.Index, tables <-chan builtTables, log 
 		return nil, fmt.Errorf("build lookup tables: %w", tb.err)
 	}
 	ix.t = tb.t
+	// Building the tables read every record's text; let the kernel take
+	// back those pages of the spill file until a request needs them.
+	ds.ReleasePages()
 	log.Info("lookup tables built", "records", ds.Len(), "took", tb.took.Round(time.Millisecond))
 	return ix, nil
 }
