@@ -48,15 +48,11 @@ func recordItem(r *errkb.Record, highlights map[string][]string) templates.Recor
 	// <mark> added around matched terms. A message fragment replaces the
 	// plain message when it marks something; it is the whole message, as
 	// messages are short.
-	for _, f := range highlights["message"] {
-		if strings.Contains(f, "<mark>") {
-			it.MessageHTML = templates.HTML(f)
-		}
-		break
+	if m := highlights["message"]; len(m) > 0 && strings.Contains(m[0], "<mark>") {
+		it.MessageHTML = templates.HTML(m[0])
 	}
-	for _, f := range highlights["documentation"] {
-		it.Highlights = append(it.Highlights, templates.HTML(f))
-		break
+	if d := highlights["documentation"]; len(d) > 0 {
+		it.Highlights = append(it.Highlights, templates.HTML(d[0]))
 	}
 	return it
 }
