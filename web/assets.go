@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"path"
 	"strings"
 
@@ -17,7 +16,7 @@ import (
 // old links and must revalidate soon.
 const (
 	immutableCache = "public, max-age=31536000, immutable"
-	plainCache     = "public, max-age=300"
+	plainCache     = cacheControl
 )
 
 // asset is one static file held in memory with its content-hashed name.
@@ -26,12 +25,26 @@ type asset struct {
 	ctype  string
 	hashed string // "style.3f9a1c2b7d.css"
 	etag   string
+
+	immutable *answer // under the hashed name
+	plain     *answer // under the plain name
+}
+
+// answerFor is the prepared answer to a request for the asset by name:
+// hashed names with a year-long immutable cache, plain names with a short
+// one.
+func (as *asset) answerFor(name string) *answer {
+	if name == as.hashed {
+		return as.immutable
+	}
+	return as.plain
 }
 
 // assets are the site's static files, by plain and by hashed name.
 type assets struct {
-	byName map[string]*asset
-	plain  map[string]*asset // plain name -> asset, for URL lookups
+	byName  map[string]*asset
+	plain   map[string]*asset // plain name -> asset, for URL lookups
+	favicon *answer           // /favicon.ico
 }
 
 // loadAssets reads every file of the embedded static folder. The stylesheet
@@ -55,6 +68,9 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 	if err != nil {
 		return nil, err
 	}
+	if icon := a.plain["favicon.svg"]; icon != nil {
+		a.favicon = newAnswer(icon.ctype, icon.body, icon.etag, "Cache-Control", "public, max-age=86400")
+	}
 	return a, nil
 }
 
@@ -63,6 +79,8 @@ func (a *assets) add(name string, body []byte) {
 	h := hex.EncodeToString(sum[:])[:10]
 	ext := path.Ext(name)
 	as := &asset{body: body, ctype: contentType(ext), hashed: strings.TrimSuffix(name, ext) + "." + h + ext, etag: `"` + h + `"`}
+	as.immutable = newAnswer(as.ctype, body, as.etag, "Cache-Control", immutableCache)
+	as.plain = newAnswer(as.ctype, body, as.etag, "Cache-Control", plainCache)
 	a.byName[name] = as
 	a.byName[as.hashed] = as
 	a.plain[name] = as
@@ -92,33 +110,21 @@ func contentType(ext string) string {
 }
 
 // serveAsset answers /static/{name}: hashed names with a year-long
-// immutable cache, plain names with a short one.
+// immutable cache, plain names with a short one. serveFast answers these
+// first; this route is for what it leaves (a rate limit, odd escapes).
 func (s *Server) serveAsset(c echo.Context) error {
 	name := c.Param("*")
 	as, ok := s.assets.byName[name]
 	if !ok {
 		return notFound("There is no static file " + name + ".")
 	}
-	cache := plainCache
-	if name == as.hashed {
-		cache = immutableCache
-	}
-	return writeAsset(c, as, cache)
-}
-
-func writeAsset(c echo.Context, as *asset, cache string) error {
-	h := c.Response().Header()
-	h.Set("Cache-Control", cache)
-	h.Set("ETag", as.etag)
-	h.Set("X-Content-Type-Options", "nosniff")
-	if c.Request().Header.Get("If-None-Match") == as.etag {
-		return c.NoContent(http.StatusNotModified)
-	}
-	return c.Blob(http.StatusOK, as.ctype, as.body)
+	as.answerFor(name).write(c.Response(), c.Request())
+	return nil
 }
 
 // favicon answers /favicon.ico, which browsers and crawlers ask for on
 // their own, with the SVG icon.
 func (s *Server) favicon(c echo.Context) error {
-	return writeAsset(c, s.assets.plain["favicon.svg"], "public, max-age=86400")
+	s.assets.favicon.write(c.Response(), c.Request())
+	return nil
 }

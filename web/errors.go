@@ -45,8 +45,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 	} else {
 		s.log.Info("request refused", "request_id", requestID(c), "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", e.Message)
 	}
-	if e.Status == http.StatusServiceUnavailable {
-		c.Response().Header().Set("Retry-After", "5")
+	if h := c.Response().Header(); e.Status == http.StatusServiceUnavailable && h.Get("Retry-After") == "" {
+		h.Set("Retry-After", "5")
 	}
 	if strings.HasPrefix(req.URL.Path, "/api/") {
 		_ = writeJSON(c, e.Status, map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}})
@@ -96,7 +96,10 @@ func (s *Server) problemView(ctx context.Context, e *Error, path string) templat
 	words := strings.Join(strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '-' || r == '_' }), " ")
 	words = strings.TrimPrefix(words, "errors ")
 	v.Query = words
-	if sr, err := s.search(); err == nil && words != "" && len(words) < 200 {
+	// Suggestions are a search: made only when a worker is free, never
+	// waited for, so a flood of unknown paths cannot queue behind them.
+	if sr, err := s.search(); err == nil && words != "" && len(words) < 200 && s.work.tryAcquire() {
+		defer s.work.done()
 		if res, err := sr.Search(ctx, index.Query{Text: words, Limit: 5}); err == nil {
 			for _, h := range res.Hits {
 				v.Suggestions = append(v.Suggestions, recordItem(h.Record, nil))
