@@ -30,8 +30,8 @@ type admission struct {
 	clients map[string]int // requests running or queued, by client
 }
 
-// Admission defaults: workers are the CPUs Go uses; the queue holds a few
-// requests per worker, a few tens of milliseconds of searches.
+// Admission defaults: workers are the CPUs Go uses; the queue holds eight
+// requests per worker, well under a tenth of a second of typical searches.
 func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
 
 func newAdmission(workers, queued int) *admission {
@@ -39,7 +39,7 @@ func newAdmission(workers, queued int) *admission {
 		workers = defaultWorkers()
 	}
 	if queued <= 0 {
-		queued = 4 * workers
+		queued = 8 * workers
 	}
 	return &admission{
 		workers:   make(chan struct{}, workers),

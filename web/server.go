@@ -53,7 +53,7 @@ type Config struct {
 	TrustedProxies []*net.IPNet
 	// Workers bounds the searches, lookups and uncached renders running at
 	// once (0: the CPUs Go uses); QueuedWork bounds those waiting for one
-	// (0: four per worker). Beyond both, such requests answer 503 busy.
+	// (0: eight per worker). Beyond both, such requests answer 503 busy.
 	Workers    int
 	QueuedWork int
 	// CacheBytes bounds the rendered pages kept in memory; 0 means
