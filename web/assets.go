@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"path"
 	"strings"
 
@@ -24,27 +25,31 @@ type asset struct {
 	body   []byte
 	ctype  string
 	hashed string // "style.3f9a1c2b7d.css"
-	etag   string
+	tag    string // the ETag, unquoted
 
-	immutable *answer // under the hashed name
-	plain     *answer // under the plain name
+	immutable *response // under the hashed name
+	plain     *response // under the plain name
 }
 
-// answerFor is the prepared answer to a request for the asset by name:
-// hashed names with a year-long immutable cache, plain names with a short
-// one.
-func (as *asset) answerFor(name string) *answer {
+// gzipMinBytes is the smallest static file sent gzipped; smaller ones gain
+// too little.
+const gzipMinBytes = 1024
+
+// answerFor is the prepared answer to req for the asset by name: hashed
+// names with a year-long immutable cache, plain names with a short one;
+// gzipped when req accepts it.
+func (as *asset) answerFor(name string, req *http.Request) *answer {
 	if name == as.hashed {
-		return as.immutable
+		return as.immutable.pick(req)
 	}
-	return as.plain
+	return as.plain.pick(req)
 }
 
 // assets are the site's static files, by plain and by hashed name.
 type assets struct {
 	byName  map[string]*asset
 	plain   map[string]*asset // plain name -> asset, for URL lookups
-	favicon *answer           // /favicon.ico
+	favicon *response         // /favicon.ico
 }
 
 // loadAssets reads every file of the embedded static folder. The stylesheet
@@ -69,7 +74,7 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 		return nil, err
 	}
 	if icon := a.plain["favicon.svg"]; icon != nil {
-		a.favicon = newAnswer(icon.ctype, icon.body, icon.etag, "Cache-Control", "public, max-age=86400")
+		a.favicon = prepare("/favicon.ico", icon.ctype, icon.body, icon.tag, "public, max-age=86400", gzipMinBytes)
 	}
 	return a, nil
 }
@@ -78,9 +83,9 @@ func (a *assets) add(name string, body []byte) {
 	sum := sha256.Sum256(body)
 	h := hex.EncodeToString(sum[:])[:10]
 	ext := path.Ext(name)
-	as := &asset{body: body, ctype: contentType(ext), hashed: strings.TrimSuffix(name, ext) + "." + h + ext, etag: `"` + h + `"`}
-	as.immutable = newAnswer(as.ctype, body, as.etag, "Cache-Control", immutableCache)
-	as.plain = newAnswer(as.ctype, body, as.etag, "Cache-Control", plainCache)
+	as := &asset{body: body, ctype: contentType(ext), hashed: strings.TrimSuffix(name, ext) + "." + h + ext, tag: h}
+	as.immutable = prepare("/static/*", as.ctype, body, h, immutableCache, gzipMinBytes)
+	as.plain = prepare("/static/*", as.ctype, body, h, plainCache, gzipMinBytes)
 	a.byName[name] = as
 	a.byName[as.hashed] = as
 	a.plain[name] = as
@@ -118,13 +123,13 @@ func (s *Server) serveAsset(c echo.Context) error {
 	if !ok {
 		return notFound("There is no static file " + name + ".")
 	}
-	as.answerFor(name).write(c.Response(), c.Request())
+	as.answerFor(name, c.Request()).write(c.Response(), c.Request())
 	return nil
 }
 
 // favicon answers /favicon.ico, which browsers and crawlers ask for on
 // their own, with the SVG icon.
 func (s *Server) favicon(c echo.Context) error {
-	s.assets.favicon.write(c.Response(), c.Request())
+	s.assets.favicon.pick(c.Request()).write(c.Response(), c.Request())
 	return nil
 }

@@ -170,11 +170,14 @@ func routePath(route string, names, values []string) string {
 }
 
 // compress gzips the answers the cache does not handle, for clients that
-// ask; cached answers are compressed once, when they are kept.
+// ask; cached answers are compressed once, when they are kept, and static
+// files once, at start-up.
 func (s *Server) compress() echo.MiddlewareFunc {
 	return middleware.GzipWithConfig(middleware.GzipConfig{
 		MinLength: 1024,
-		Skipper:   func(c echo.Context) bool { return cacheable(c) },
+		Skipper: func(c echo.Context) bool {
+			return cacheable(c) || c.Path() == "/static/*" || c.Path() == "/favicon.ico"
+		},
 	})
 }
 
@@ -217,9 +220,19 @@ func capture(c echo.Context, next echo.HandlerFunc) (*response, error) {
 
 func newResponse(route, contentType string, body []byte) *response {
 	sum := sha256.Sum256(body)
-	etag := hex.EncodeToString(sum[:12])
-	r := &response{route: route, plain: newAnswer(contentType, bytes.Clone(body), `"`+etag+`"`,
-		"Vary", echo.HeaderAcceptEncoding, "Cache-Control", cacheControl)}
+	return prepare(route, contentType, bytes.Clone(body), hex.EncodeToString(sum[:12]), cacheControl, 0)
+}
+
+// prepare makes the plain and gzip answers of body, the gzip one only when
+// body has at least minGzip bytes and gzip makes it smaller. The ETag is
+// tag, quoted, with "-gz" added for the gzip form so that no cache mixes
+// the two up.
+func prepare(route, contentType string, body []byte, tag, cache string, minGzip int) *response {
+	r := &response{route: route, plain: newAnswer(contentType, body, `"`+tag+`"`,
+		"Vary", echo.HeaderAcceptEncoding, "Cache-Control", cache)}
+	if len(body) < minGzip {
+		return r
+	}
 	var gz bytes.Buffer
 	// The default level: within a few percent of the best ratio on pages,
 	// at a fraction of the time every cache miss pays.
@@ -227,8 +240,8 @@ func newResponse(route, contentType string, body []byte) *response {
 	_, _ = w.Write(body)
 	_ = w.Close()
 	if gz.Len() < len(body) {
-		r.gz = newAnswer(contentType, gz.Bytes(), `"`+etag+`-gz"`,
-			"Vary", echo.HeaderAcceptEncoding, "Cache-Control", cacheControl, "Content-Encoding", "gzip")
+		r.gz = newAnswer(contentType, gz.Bytes(), `"`+tag+`-gz"`,
+			"Vary", echo.HeaderAcceptEncoding, "Cache-Control", cache, "Content-Encoding", "gzip")
 	}
 	return r
 }

@@ -38,11 +38,11 @@ func (s *Server) serveFast(w http.ResponseWriter, r *http.Request) bool {
 		if as == nil {
 			return false
 		}
-		a, route = as.answerFor(p[len("/static/"):]), "/static/*"
+		a, route = as.answerFor(p[len("/static/"):], r), "/static/*"
 	case s.cfg.RateLimit > 0:
 		return false
 	case p == "/favicon.ico":
-		a, route = s.assets.favicon, "/favicon.ico"
+		a, route = s.assets.favicon.pick(r), "/favicon.ico"
 	case len(p) > 1 && p[len(p)-1] == '/':
 		return false
 	default:

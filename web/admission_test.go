@@ -1,0 +1,132 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/errkb/errkb/index"
+)
+
+// gatedSearcher blocks searches for "block" until open is closed, so a
+// test can hold the workers busy for as long as it needs.
+type gatedSearcher struct {
+	Searcher
+	open    chan struct{}
+	entered chan struct{}
+}
+
+func (g gatedSearcher) Search(ctx context.Context, q index.Query) (*index.Result, error) {
+	if q.Text == "block" {
+		g.entered <- struct{}{}
+		select {
+		case <-g.open:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return g.Searcher.Search(ctx, q)
+}
+
+// TestAdmissionControl holds the one worker with a search, fills the queue,
+// and checks that: more searches answer 503 busy with Retry-After at once;
+// one client cannot take the whole queue; an uncached page is refused like
+// a search; and cached pages, static files, health checks and metrics are
+// answered meanwhile. Then everything admitted completes.
+func TestAdmissionControl(t *testing.T) {
+	s := newTestServer(t, Config{Workers: 1, QueuedWork: 2})
+	get(t, s, seedPath) // cached
+	g := gatedSearcher{Searcher: s.searcher.Load().Searcher, open: make(chan struct{}), entered: make(chan struct{}, 10)}
+	s.SetSearcher(g)
+
+	from := func(client, target string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, target, nil)
+		req.RemoteAddr = client + ":1000"
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		return w
+	}
+	var wg sync.WaitGroup
+	var admitted []*httptest.ResponseRecorder
+	var mu sync.Mutex
+	start := func(client string) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := from(client, "/search?q=block")
+			mu.Lock()
+			admitted = append(admitted, w)
+			mu.Unlock()
+		}()
+	}
+	waitQueued := func(n int64) {
+		for s.work.queued.Load() != n {
+			runtime.Gosched()
+		}
+	}
+
+	start("192.0.2.1") // runs
+	<-g.entered
+	start("192.0.2.1") // waits
+	waitQueued(1)
+	// Client 1 holds the worker and half the queue: its share.
+	busy := func(what string, w *httptest.ResponseRecorder) {
+		t.Helper()
+		if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" || !strings.Contains(w.Body.String(), "busy") {
+			t.Errorf("%s: %d, Retry-After %q; want 503 busy, Retry-After 1", what, w.Code, w.Header().Get("Retry-After"))
+		}
+	}
+	busy("a third search of one client", from("192.0.2.1", "/search?q=other"))
+	start("192.0.2.2") // another client still finds room
+	waitQueued(2)
+	busy("a search with the queue full", from("192.0.2.3", "/api/v1/search?q=stream"))
+	busy("an uncached page with the queue full", from("192.0.2.3", "/errors/nats-io/nats-server"))
+
+	for _, target := range []string{seedPath, "/healthz", "/readyz", "/metrics", "/static/style.css", s.assets.URL("app.js"), "/favicon.ico"} {
+		if w := from("192.0.2.3", target); w.Code != http.StatusOK {
+			t.Errorf("%s while the workers are busy: %d, want 200", target, w.Code)
+		}
+	}
+	m := body(t, fetch(t, s, "/metrics"))
+	if !strings.Contains(m, "errkb_busy_total 3") {
+		t.Errorf("metrics do not count 3 busy refusals:\n%s", grepLines(m, "busy"))
+	}
+
+	close(g.open)
+	wg.Wait()
+	for _, w := range admitted {
+		if w.Code != http.StatusOK {
+			t.Errorf("an admitted search answered %d", w.Code)
+		}
+	}
+	if n := len(s.work.clients); n != 0 || s.work.queued.Load() != 0 || len(s.work.workers) != 0 {
+		t.Errorf("after the load: %d clients, %d queued, %d working; want none", n, s.work.queued.Load(), len(s.work.workers))
+	}
+}
+
+// TestAdmissionWaitEndsWithTheRequest: a request waiting in the queue
+// whose client leaves gives up its place.
+func TestAdmissionWaitEndsWithTheRequest(t *testing.T) {
+	a := newAdmission(1, 4)
+	if !a.acquire(context.Background(), "x") {
+		t.Fatal("first acquire refused")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan bool)
+	go func() { done <- a.acquire(ctx, "y") }()
+	for a.queued.Load() != 1 {
+		runtime.Gosched()
+	}
+	cancel()
+	if <-done {
+		t.Error("a cancelled wait was admitted")
+	}
+	a.release("x")
+	if len(a.clients) != 0 || a.queued.Load() != 0 {
+		t.Errorf("left %v clients, %d queued", a.clients, a.queued.Load())
+	}
+}
