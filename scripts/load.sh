@@ -21,7 +21,8 @@
 #      page, with the top of `go tool pprof -top`.
 #
 # Usage: scripts/load.sh   (env: N, MODE=all|http, BASELINE_REV, PROFILE,
-#   DURATION, CONNS, ROUNDS, WORK, PORT_ERRKB, PORT_BASE, PORT_NGINX)
+#   PARTS="ratios floods", DURATION, CONNS, ROUNDS, WORK, PORT_ERRKB,
+#   PORT_BASE, PORT_NGINX)
 # Needs go, git, curl, wrk, nginx and GNU time; installs wrk/nginx/time with
 # apt-get when missing. Not part of `make test`: it takes minutes and its
 # figures depend on the machine. See BENCHMARKS.md.
@@ -37,8 +38,10 @@ PORT_BASE=${PORT_BASE:-28183}
 MODE=${MODE:-all}
 BASELINE_REV=${BASELINE_REV-main}
 PROFILE=${PROFILE:-0}
+PARTS=${PARTS:-ratios floods}
 WORK=${WORK:-$(mktemp -d /tmp/errkb-load.XXXXXX)}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$WORK"
 
 need() {
 	command -v "$1" >/dev/null 2>&1 || [ -x "$2" ] || {
@@ -122,7 +125,7 @@ else
 	start_errkb this-tree
 fi
 new_pid=$errkb_pid
-servers=("this tree:$PORT_ERRKB")
+servers=("tree:$PORT_ERRKB")
 if [ -n "$BASELINE_REV" ]; then
 	start_errkb baseline "$WORK/errkb-base" "$PORT_BASE" "$WORK/index-base"
 	base_pid=$errkb_pid
@@ -177,6 +180,7 @@ rps() { # rps URL [header]: requests/s reported by wrk
 	wrk "${args[@]}" "$1" | awk '/Requests\/sec/{print int($2)}'
 }
 
+ratios() {
 echo "== wrk -t1 -c$CONNS -d$DURATION, $ROUNDS rounds, alternating servers"
 printf '%-22s %10s' "what" "nginx"
 for sv in "${servers[@]}"; do printf ' %14s %7s' "${sv%:*}" "ratio"; done
@@ -198,10 +202,12 @@ for what in page api page-gzip; do
 	done
 done
 
+}
+
 # flood SCRIPT CONNS PORT: runs wrk with SCRIPT against PORT for longer than
-# one measurement, in the background; its report goes to $WORK/flood.txt.
+# one measurement, in the background; its report goes to $WORK/SCRIPT.txt.
 flood() {
-	wrk -t1 "-c$2" -d"$((${DURATION%s} + 4))s" -s "$ROOT/scripts/$1" "http://127.0.0.1:$3$PAGE" >"$WORK/flood.txt" 2>&1 &
+	wrk -t1 "-c$2" -d"$((${DURATION%s} + 4))s" -s "$ROOT/scripts/$1" "http://127.0.0.1:$3$PAGE" >"$WORK/$1.txt" 2>&1 &
 	flood_pid=$!
 	sleep 2
 }
@@ -210,22 +216,30 @@ p99() { # p99 URL: the 99th percentile latency wrk reports, 8 connections
 	wrk -t1 -c8 "-d$DURATION" --latency "$1" | awk '$1 == "99%" {print $2}'
 }
 
+floods() {
 echo "== cached page under floods (wrk -t1 -c$CONNS for req/s, -c8 for p99, -d$DURATION)"
-printf '%-14s %10s %12s %6s %10s %16s %s\n' "server" "calm rps" "forged rps" "ratio" "calm p99" "search-flood p99" "flood answers"
+echo "forged rps: the page's req/s while a second wrk (-c8) sends it with a fresh Host each time;"
+echo "both: that plus the flood's own req/s, what the server answered in all"
+printf '%-10s %9s %9s %6s %9s %6s %9s %12s %s\n' "server" "calm rps" "forged" "ratio" "both" "ratio" "calm p99" "flood p99" "search flood"
 for sv in "${servers[@]}"; do
 	port=${sv##*:}
 	calm=$(rps "http://127.0.0.1:$port$PAGE")
 	flood forged-host.lua 8 "$port"
 	forged=$(rps "http://127.0.0.1:$port$PAGE")
 	wait "$flood_pid" || true
+	both=$(awk -v f="$forged" '/Requests\/sec/{print int(f + $2)}' "$WORK/forged-host.lua.txt")
 	curl -sf -o /dev/null "http://127.0.0.1:$port$PAGE" # re-cache if the flood evicted it
 	calm99=$(p99 "http://127.0.0.1:$port$PAGE")
 	flood search-flood.lua 300 "$port"
 	flood99=$(p99 "http://127.0.0.1:$port$PAGE")
 	wait "$flood_pid" || true
-	answers=$(awk '/requests in/{r=$1} /Non-2xx/{n=$NF} END{printf "%s searches, %s non-2xx", r, n+0}' "$WORK/flood.txt")
-	printf '%-14s %10s %12s %6.2f %10s %16s %s\n' "${sv%:*}" "$calm" "$forged" "$(echo "scale=3; $forged / $calm" | bc)" "$calm99" "$flood99" "$answers"
+	answers=$(awk '/requests in/{r=$1} /Non-2xx/{n=$NF} END{printf "%s searches, %s non-2xx", r, n+0}' "$WORK/search-flood.lua.txt")
+	printf '%-10s %9s %9s %6.2f %9s %6.2f %9s %12s %s\n' "${sv%:*}" "$calm" "$forged" "$(echo "scale=3; $forged / $calm" | bc)" \
+		"$both" "$(echo "scale=3; $both / $calm" | bc)" "$calm99" "$flood99" "$answers"
 done
+}
+
+for part in $PARTS; do "$part"; done
 
 if [ "$PROFILE" = 1 ]; then
 	echo "== CPU profiles of the cached page under wrk -c$CONNS ($WORK/*.pprof)"

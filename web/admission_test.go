@@ -1,7 +1,9 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -38,7 +40,10 @@ func (g gatedSearcher) Search(ctx context.Context, q index.Query) (*index.Result
 // a search; and cached pages, static files, health checks and metrics are
 // answered meanwhile. Then everything admitted completes.
 func TestAdmissionControl(t *testing.T) {
-	s := newTestServer(t, Config{Workers: 1, QueuedWork: 2})
+	var logMu sync.Mutex
+	var logs bytes.Buffer
+	s := newTestServer(t, Config{Workers: 1, QueuedWork: 2,
+		Logger: slog.New(slog.NewTextHandler(&lockedWriter{w: &logs, mu: &logMu}, nil))})
 	get(t, s, seedPath) // cached
 	g := gatedSearcher{Searcher: s.searcher.Load().Searcher, open: make(chan struct{}), entered: make(chan struct{}, 10)}
 	s.SetSearcher(g)
@@ -91,6 +96,11 @@ func TestAdmissionControl(t *testing.T) {
 			t.Errorf("%s while the workers are busy: %d, want 200", target, w.Code)
 		}
 	}
+	logMu.Lock()
+	if l := logs.String(); strings.Contains(l, "level=ERROR") || strings.Count(l, "msg=\"request refused\"") != 3 {
+		t.Errorf("busy refusals are not logged as 3 refusals (never at Error):\n%s", l)
+	}
+	logMu.Unlock()
 	m := body(t, fetch(t, s, "/metrics"))
 	if !strings.Contains(m, "errkb_busy_total 3") {
 		t.Errorf("metrics do not count 3 busy refusals:\n%s", grepLines(m, "busy"))

@@ -33,14 +33,15 @@ func notFound(msg string) error {
 }
 
 // handleError is the one place errors become responses: JSON under /api/,
-// an HTML page elsewhere; 5xx are logged at Error and never show internals.
+// an HTML page elsewhere; 5xx are logged at Error and never show internals,
+// except 503 busy, a deliberate refusal under load, logged like a 4xx.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
 	e := asError(err)
 	req := c.Request()
-	if e.Status >= 500 {
+	if e.Status >= 500 && e != errBusy {
 		s.log.Error("request failed", "request_id", requestID(c), "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", err)
 	} else {
 		s.log.Info("request refused", "request_id", requestID(c), "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", e.Message)
@@ -56,7 +57,24 @@ func (s *Server) handleError(err error, c echo.Context) {
 		_ = c.NoContent(e.Status)
 		return
 	}
+	if e == errBusy {
+		// Refusing must stay much cheaper than the work refused: the page
+		// is the same every time, so it is rendered once.
+		_ = c.HTMLBlob(e.Status, s.busyPage(req.Context()))
+		return
+	}
 	_ = s.render(c, e.Status, templates.Problem(s.problemView(uncounted(req.Context()), e, req.URL.Path)))
+}
+
+// busyPage is the error page of errBusy, rendered on first use.
+func (s *Server) busyPage(ctx context.Context) []byte {
+	s.busyOnce.Do(func() {
+		var buf bytes.Buffer
+		if err := templates.Problem(s.problemView(ctx, errBusy, "")).Render(ctx, &buf); err == nil {
+			s.busyHTML = buf.Bytes()
+		}
+	})
+	return s.busyHTML
 }
 
 // asError maps any error to an *Error: echo's own (404 for unknown routes,

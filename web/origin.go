@@ -1,8 +1,10 @@
 package web
 
 import (
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -18,20 +20,25 @@ const DefaultHost = "localhost"
 // and the response cache, keyed on the origin, cannot be split without
 // bound.
 type origins struct {
-	base    string          // Config.BaseURL, without a trailing slash
-	hosts   map[string]bool // lower-cased Config.Hosts
-	first   string          // the host used when the request's is not listed
-	trusted []*net.IPNet    // Config.TrustedProxies
+	base    string               // Config.BaseURL, without a trailing slash
+	hosts   map[string]bool      // lower-cased Config.Hosts
+	first   string               // the host used when the request's is not listed
+	roots   map[string][2]string // host -> its http and https roots, made once
+	trusted []*net.IPNet         // Config.TrustedProxies
 }
 
 func newOrigins(cfg Config) *origins {
-	o := &origins{base: cfg.BaseURL, hosts: map[string]bool{}, first: DefaultHost, trusted: cfg.TrustedProxies}
+	o := &origins{base: cfg.BaseURL, hosts: map[string]bool{}, first: DefaultHost, roots: map[string][2]string{},
+		trusted: cfg.TrustedProxies}
 	for i, h := range cfg.Hosts {
 		h = strings.ToLower(strings.TrimSpace(h))
 		if i == 0 {
 			o.first = h
 		}
 		o.hosts[h] = true
+	}
+	for _, h := range append(slices.Collect(maps.Keys(o.hosts)), o.first) {
+		o.roots[h] = [2]string{"http://" + h, "https://" + h}
 	}
 	return o
 }
@@ -42,7 +49,11 @@ func (o *origins) of(r *http.Request) string {
 	if o.base != "" {
 		return o.base
 	}
-	return o.scheme(r) + "://" + o.host(r)
+	roots := o.roots[o.host(r)]
+	if o.scheme(r) == "https" {
+		return roots[1]
+	}
+	return roots[0]
 }
 
 // host is r's Host when it is one of the configured hosts, else the first.

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -78,6 +79,8 @@ type Server struct {
 	responses *responseCache // rendered pages and API records; see cache.go
 	origins   *origins       // what absolute links show; see origin.go
 	work      *admission     // bounds expensive work; see admission.go
+	busyOnce  sync.Once
+	busyHTML  []byte // the error page of errBusy; see busyPage
 
 	sitemapMax int // URLs per sitemap file
 }
