@@ -122,12 +122,12 @@ func TestAdmissionControl(t *testing.T) {
 // whose client leaves gives up its place.
 func TestAdmissionWaitEndsWithTheRequest(t *testing.T) {
 	a := newAdmission(1, 4)
-	if !a.acquire(context.Background(), "x") {
+	if a.acquire(context.Background(), "x") != admitted {
 		t.Fatal("first acquire refused")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan bool)
-	go func() { done <- a.acquire(ctx, "y") }()
+	go func() { done <- a.acquire(ctx, "y") == admitted }()
 	for a.queued.Load() != 1 {
 		runtime.Gosched()
 	}

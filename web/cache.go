@@ -113,8 +113,9 @@ func (s *Server) cache() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			// Before the index is ready, record pages lack the related
-			// errors search finds, so nothing is kept yet.
-			if !cacheable(c) || !s.Ready() {
+			// errors search finds, so nothing is kept yet. (A draining
+			// server keeps caching: its pages are final.)
+			if !cacheable(c) || s.searcher.Load() == nil {
 				return next(c)
 			}
 			key := s.cacheKey(c.Request(), routePath(c.Path(), c.ParamNames(), c.ParamValues()))

@@ -53,8 +53,8 @@ type Config struct {
 	// client; without them the connection's address is the client.
 	TrustedProxies []*net.IPNet
 	// Workers bounds the searches, lookups and uncached renders running at
-	// once (0: the CPUs Go uses); QueuedWork bounds those waiting for one
-	// (0: eight per worker). Beyond both, such requests answer 503 busy.
+	// once (0: the CPUs Go uses but one); QueuedWork bounds those waiting for one
+	// (0: eight per CPU). Beyond both, such requests answer 503 busy.
 	Workers    int
 	QueuedWork int
 	// CacheBytes bounds the rendered pages kept in memory; 0 means

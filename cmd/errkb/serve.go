@@ -42,8 +42,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	fs.Var(&proxies, "trust-proxy", "address or CIDR range of a reverse proxy whose X-Forwarded-For (client address) and X-Forwarded-Proto (scheme) are believed; repeatable")
 	var hosts hostList
 	fs.Var(&hosts, "host", "host[:port] the site is reached under, shown in its absolute links when --base-url is not set; repeatable (default: the listen address)")
-	workers := fs.Int("workers", 0, "searches, lookups and page renders run at once (default: the number of CPUs)")
-	queue := fs.Int("queue", 0, "such requests waiting for a worker before more answer 503 busy (default: eight per worker)")
+	workers := fs.Int("workers", 0, "searches, lookups and page renders run at once (default: the number of CPUs but one, at least 1)")
+	queue := fs.Int("queue", 0, "such requests waiting for a worker before more answer 503 busy (default: eight per CPU)")
 	grace := fs.Duration("shutdown-grace", shutdownGrace, "how long requests in flight may run after SIGTERM")
 	delay := fs.Duration("shutdown-delay", shutdownDelay, "how long /readyz answers 503 before the listener closes on SIGTERM")
 	indexDir := fs.String("index-dir", getenv("ERRKB_INDEX_DIR"), "folder to persist the search index in and reuse it from on restart; one per server process (env ERRKB_INDEX_DIR; default: a temporary folder removed on exit)")
