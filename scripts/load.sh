@@ -56,7 +56,11 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 pids=()
 cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	# Each pid is /usr/bin/time's; errkb is its child.
+	for p in "${pids[@]}"; do
+		pkill -INT -P "$p" 2>/dev/null || true
+		kill "$p" 2>/dev/null || true
+	done
 	[ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -88,6 +92,10 @@ fi
 # waits for /readyz (at most 300 s) and prints the time it took.
 start_errkb() {
 	local t0 t1 bin=${2:-$WORK/errkb} port=${3:-$PORT_ERRKB} dir=${4:-$WORK/index}
+	if curl -s -o /dev/null "http://127.0.0.1:$port/"; then
+		echo "port $port is in use: stop what runs there first" >&2
+		exit 1
+	fi
 	t0=$(date +%s.%N)
 	ERRKB_CPUPROFILE=${PROF_OUT:-} ERRKB_PROF_DELAY=${PROF_DELAY:-0} ERRKB_PROF_SECONDS=${PROF_SECONDS:-0} \
 		/usr/bin/time -v -o "$WORK/time-$1.txt" "$bin" serve --addr "127.0.0.1:$port" \
@@ -180,8 +188,10 @@ rps() { # rps URL [header]: requests/s reported by wrk
 	wrk "${args[@]}" "$1" | awk '/Requests\/sec/{print int($2)}'
 }
 
+median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
 ratios() {
-echo "== wrk -t1 -c$CONNS -d$DURATION, $ROUNDS rounds, alternating servers"
+echo "== wrk -t1 -c$CONNS -d$DURATION, $ROUNDS rounds, alternating servers; medians last"
 printf '%-22s %10s' "what" "nginx"
 for sv in "${servers[@]}"; do printf ' %14s %7s' "${sv%:*}" "ratio"; done
 echo
@@ -191,17 +201,26 @@ for what in page api page-gzip; do
 	api) path=$API hdr="" ;;
 	page-gzip) path=$PAGE hdr="Accept-Encoding: gzip" ;;
 	esac
+	declare -A got=()
 	for r in $(seq "$ROUNDS"); do
 		n=$(rps "http://127.0.0.1:$PORT_NGINX$path" "$hdr")
+		got[nginx]+=" $n"
 		printf '%-22s %10s' "$what (round $r)" "$n"
 		for sv in "${servers[@]}"; do
 			e=$(rps "http://127.0.0.1:${sv##*:}$path" "$hdr")
-			printf ' %14s %7.2f' "$e" "$(echo "scale=3; $e / $n" | bc)"
+			ratio=$(echo "scale=3; $e / $n" | bc)
+			got[$sv]+=" $e" got[r$sv]+=" $ratio"
+			printf ' %14s %7.2f' "$e" "$ratio"
 		done
 		echo
 	done
+	printf '%-22s %10s' "$what (median)" "$(echo "${got[nginx]}" | median)"
+	for sv in "${servers[@]}"; do
+		printf ' %14s %7.2f' "$(echo "${got[$sv]}" | median)" "$(echo "${got[r$sv]}" | median)"
+	done
+	echo
+	unset got
 done
-
 }
 
 # flood SCRIPT CONNS PORT: runs wrk with SCRIPT against PORT for longer than
@@ -212,15 +231,16 @@ flood() {
 	sleep 2
 }
 
-p99() { # p99 URL: the 99th percentile latency wrk reports, 8 connections
-	wrk -t1 -c8 "-d$DURATION" --latency "$1" | awk '$1 == "99%" {print $2}'
+p99() { # p99 URL: the 99th percentile latency wrk reports, 8 connections, and req/s
+	wrk -t1 -c8 "-d$DURATION" --latency "$1" | awk '$1 == "99%" {p = $2} /Requests\/sec/ {r = int($2)}
+		/Socket errors/ {t = $NF} END {printf "%s (%s/s%s)", p, r, t + 0 ? ", " t " timeouts" : ""}'
 }
 
 floods() {
 echo "== cached page under floods (wrk -t1 -c$CONNS for req/s, -c8 for p99, -d$DURATION)"
 echo "forged rps: the page's req/s while a second wrk (-c8) sends it with a fresh Host each time;"
 echo "both: that plus the flood's own req/s, what the server answered in all"
-printf '%-10s %9s %9s %6s %9s %6s %9s %12s %s\n' "server" "calm rps" "forged" "ratio" "both" "ratio" "calm p99" "flood p99" "search flood"
+printf '%-10s %9s %9s %6s %9s %6s %22s %22s %s\n' "server" "calm rps" "forged" "ratio" "both" "ratio" "calm p99" "search-flood p99" "search flood"
 for sv in "${servers[@]}"; do
 	port=${sv##*:}
 	calm=$(rps "http://127.0.0.1:$port$PAGE")
@@ -234,7 +254,7 @@ for sv in "${servers[@]}"; do
 	flood99=$(p99 "http://127.0.0.1:$port$PAGE")
 	wait "$flood_pid" || true
 	answers=$(awk '/requests in/{r=$1} /Non-2xx/{n=$NF} END{printf "%s searches, %s non-2xx", r, n+0}' "$WORK/search-flood.lua.txt")
-	printf '%-10s %9s %9s %6.2f %9s %6.2f %9s %12s %s\n' "${sv%:*}" "$calm" "$forged" "$(echo "scale=3; $forged / $calm" | bc)" \
+	printf '%-10s %9s %9s %6.2f %9s %6.2f %22s %22s %s\n' "${sv%:*}" "$calm" "$forged" "$(echo "scale=3; $forged / $calm" | bc)" \
 		"$both" "$(echo "scale=3; $both / $calm" | bc)" "$calm99" "$flood99" "$answers"
 done
 }
