@@ -34,7 +34,9 @@ func benchServer(b *testing.B, n int) *Server {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := New(ds, Config{})
+	// With its index, as a started server is once ready: before, pages
+	// are not cached, and the "cached" kinds would measure rendering.
+	s := readyServer(b, ds, Config{})
 	benchServers[n] = s
 	return s
 }
