@@ -5,13 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
-)
-
-var (
-	trustServerOnce sync.Once
-	trustServer     *Server
 )
 
 // FuzzRequestChosenValues sends a cached page's path, or an arbitrary one,
@@ -31,12 +25,9 @@ func FuzzRequestChosenValues(f *testing.F) {
 	} {
 		f.Add(seed[0], seed[1], seed[2], seed[3], seed[4])
 	}
+	_, proxy, _ := net.ParseCIDR("10.0.0.0/8")
+	s := newPagesServer(f, true, Config{Hosts: []string{"errkb.example"}, TrustedProxies: []*net.IPNet{proxy}})
 	f.Fuzz(func(t *testing.T, path, host, proto, inm, im string) {
-		trustServerOnce.Do(func() {
-			_, proxy, _ := net.ParseCIDR("10.0.0.0/8")
-			trustServer = newPagesServer(t, true, Config{Hosts: []string{"errkb.example"}, TrustedProxies: []*net.IPNet{proxy}})
-		})
-		s := trustServer
 		want := get(t, s, seedPath, "Host", "errkb.example") // cached
 		entries := len(s.responses.entries)
 

@@ -176,8 +176,8 @@ func (s *Server) routes() *echo.Echo {
 	get(e, "/static/*", s.serveAsset)
 	get(e, "/favicon.ico", s.favicon)
 	get(e, "/robots.txt", s.robots)
-	get(e, "/sitemap.xml", s.sitemap)
-	get(e, "/sitemap-:n", s.sitemapPart)
+	get(e, "/sitemap.xml", s.admit(s.sitemap)) // tens of thousands of URLs each
+	get(e, "/sitemap-:n", s.admit(s.sitemapPart))
 	get(e, "/opensearch.xml", s.openSearch)
 
 	api := e.Group("/api/v1")
