@@ -261,13 +261,18 @@ done
 
 for part in $PARTS; do "$part"; done
 
+if [ "$MODE" = all ]; then
+	echo "== errkb after load"
+	stop_errkb restart "$new_pid"
+fi
+
 if [ "$PROFILE" = 1 ]; then
 	echo "== CPU profiles of the cached page under wrk -c$CONNS ($WORK/*.pprof)"
 	for sv in "${servers[@]}"; do
 		port=${sv##*:}
 		label=$(echo "${sv%:*}" | tr -c 'a-zA-Z0-9\n' -)
-		[ "$port" = "$PORT_ERRKB" ] && { stop_errkb this-tree "$new_pid" >/dev/null; bin=$WORK/errkb; dir=$WORK/index; }
-		[ "$port" = "$PORT_BASE" ] && { stop_errkb baseline "$base_pid" >/dev/null; bin=$WORK/errkb-base; dir=$WORK/index-base; }
+		[ "$port" = "$PORT_ERRKB" ] && { stop_errkb this-tree "$new_pid" >/dev/null 2>&1; bin=$WORK/errkb; dir=$WORK/index; }
+		[ "$port" = "$PORT_BASE" ] && { stop_errkb baseline "$base_pid" >/dev/null 2>&1; bin=$WORK/errkb-base; dir=$WORK/index-base; }
 		PROF_OUT=$WORK/$label.pprof PROF_DELAY=2 PROF_SECONDS=8 start_errkb "profile-$label" "$bin" "$port" "$dir" >/dev/null
 		curl -sf -o /dev/null "http://127.0.0.1:$port$PAGE"
 		wrk -t1 "-c$CONNS" -d12s "http://127.0.0.1:$port$PAGE" >/dev/null
