@@ -3,6 +3,7 @@ package errkb
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -76,15 +77,6 @@ func splitEnvelope(raw []byte) (recRaw []byte, version string, ok bool) {
 	return recSpan, version, true
 }
 
-// knownFieldIndex maps each known field name to its position in knownFields.
-var knownFieldIndex = func() map[string]int {
-	m := make(map[string]int, len(knownFields))
-	for i, f := range knownFields {
-		m[f.name] = i
-	}
-	return m
-}()
-
 // plainKnownKeys reports whether every key of the record object is a known
 // field, spelled exactly and appearing once. Decoding into Record then
 // means the same as the careful path's exact-name map lookups, and no
@@ -92,14 +84,64 @@ var knownFieldIndex = func() map[string]int {
 // record with fields this version does not know takes the careful path.
 func plainKnownKeys(obj []byte) bool {
 	var seen [64]bool
-	return eachKey(obj, func(key string, _ []byte) bool {
+	return eachKey(obj, func(key string, value []byte) bool {
 		i, ok := knownFieldIndex[key]
 		if !ok || seen[i] {
 			return false
 		}
 		seen[i] = true
-		return true
+		return key != "callSites" || plainCallSites(value)
 	})
+}
+
+// plainCallSites reports whether every entry of a callSites array is null
+// or an object whose keys are call-site fields, spelled exactly and
+// appearing once, so that nothing in it escapes the fast path's checks.
+func plainCallSites(arr []byte) bool {
+	if isNull(arr) {
+		return true
+	}
+	return eachElem(arr, func(elem []byte) bool {
+		if isNull(elem) {
+			return true
+		}
+		var seen [4]bool
+		return eachKey(elem, func(key string, _ []byte) bool {
+			i := slices.Index(callSiteFields, key)
+			if i < 0 || seen[i] {
+				return false
+			}
+			seen[i] = true
+			return true
+		})
+	})
+}
+
+// eachElem calls fn with every element of the JSON array arr, which must
+// be valid JSON. It returns false when arr is not an array or fn returns
+// false.
+func eachElem(arr []byte, fn func(elem []byte) bool) bool {
+	i := skipSpace(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return false
+	}
+	i = skipSpace(arr, i+1)
+	if i < len(arr) && arr[i] == ']' {
+		return true
+	}
+	for i < len(arr) {
+		stop := skipValue(arr, i)
+		if stop < 0 || !fn(arr[i:stop]) {
+			return false
+		}
+		i = skipSpace(arr, stop)
+		if i < len(arr) && arr[i] == ',' {
+			i = skipSpace(arr, i+1)
+			continue
+		}
+		return i < len(arr) && arr[i] == ']'
+	}
+	return false
 }
 
 // eachKey calls fn with every key and raw value of the JSON object obj,

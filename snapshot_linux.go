@@ -162,7 +162,7 @@ func loadSnapshot(dir, key string) (*Dataset, error) {
 			return nil, fmt.Errorf("snapshot record: %w", err)
 		}
 		r := &sr.Rec
-		strs := spillableStrings(r)
+		strs := SpillableStrings(r)
 		for _, ref := range sr.Refs {
 			if ref.Off < 0 || ref.Len <= 0 || ref.Off+ref.Len > int64(len(mem)) || ref.Field < 0 || ref.Field > len(strs) {
 				return nil, errors.New("snapshot reference out of range")
@@ -219,7 +219,7 @@ func saveSnapshot(dir, key string, ds *Dataset, sf *spillFile) error {
 		// The copy shares its slices with r; blanking must not reach r.
 		sr.Rec.Solutions = slices.Clone(r.Solutions)
 		sr.Rec.PreventionTips = slices.Clone(r.PreventionTips)
-		strs := spillableStrings(&sr.Rec)
+		strs := SpillableStrings(&sr.Rec)
 		for _, ref := range sr.Refs {
 			if ref.Field > 0 {
 				*strs[ref.Field-1] = ""

@@ -32,7 +32,7 @@ type spillFile struct {
 }
 
 // spillRef places one spilled field: Field 0 is Raw, field k > 0 is
-// spillableStrings(r)[k-1].
+// SpillableStrings(r)[k-1].
 type spillRef struct {
 	Field    int
 	Off, Len int64
@@ -65,7 +65,7 @@ func (sf *spillFile) spill(recs []*Record) error {
 	for _, r := range recs {
 		refs = append(refs, ref{rec: r, off: len(buf), len: len(r.Raw)})
 		buf = append(buf, r.Raw...)
-		for k, p := range spillableStrings(r) {
+		for k, p := range SpillableStrings(r) {
 			if len(*p) >= spillMin {
 				refs = append(refs, ref{rec: r, str: p, field: k + 1, off: len(buf), len: len(*p)})
 				buf = append(buf, *p...)
@@ -104,20 +104,6 @@ func (sf *spillFile) spill(recs []*Record) error {
 		}
 	}
 	return nil
-}
-
-// spillableStrings are the record's fields that hold prose or code.
-func spillableStrings(r *Record) []*string {
-	ps := []*string{&r.SourceCode, &r.Documentation, &r.TriggerScenarios, &r.CommonSituations,
-		&r.ExampleFix, &r.HandlingStrategy, &r.ValidationCode, &r.TypeGuard, &r.TryCatchPattern,
-		&r.GithubURL, &r.MessagePattern}
-	for i := range r.Solutions {
-		ps = append(ps, &r.Solutions[i])
-	}
-	for i := range r.PreventionTips {
-		ps = append(ps, &r.PreventionTips[i])
-	}
-	return ps
 }
 
 // release drops the mapped pages from the process's resident set. They

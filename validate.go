@@ -9,69 +9,6 @@ import (
 	"unicode/utf8"
 )
 
-type fieldKind int
-
-const (
-	kindString fieldKind = iota
-	kindInt
-	kindStringList
-)
-
-func (k fieldKind) String() string {
-	switch k {
-	case kindInt:
-		return "an integer"
-	case kindStringList:
-		return "an array of strings"
-	default:
-		return "a string"
-	}
-}
-
-type fieldSpec struct {
-	name     string
-	kind     fieldKind
-	required bool
-}
-
-// knownFields are the fields errkb reads. Required ones identify and title a
-// record; the rest may be missing or null. Fields not listed here are kept
-// and served as they are.
-var knownFields = []fieldSpec{
-	{"id", kindString, true},
-	{"repo", kindString, true},
-	{"slug", kindString, true},
-	{"errorCode", kindString, true},
-	{"errorMessage", kindString, true},
-	{"severity", kindString, true},
-	{"messagePattern", kindString, false},
-	{"errorType", kindString, false},
-	{"errorClass", kindString, false},
-	{"httpStatus", kindInt, false},
-	{"filePath", kindString, false},
-	{"lineNumber", kindInt, false},
-	{"sourceCode", kindString, false},
-	{"sourceCodeStart", kindInt, false},
-	{"sourceCodeEnd", kindInt, false},
-	{"githubUrl", kindString, false},
-	{"documentation", kindString, false},
-	{"triggerScenarios", kindString, false},
-	{"commonSituations", kindString, false},
-	{"solutions", kindStringList, false},
-	{"exampleFix", kindString, false},
-	{"handlingStrategy", kindString, false},
-	{"validationCode", kindString, false},
-	{"typeGuard", kindString, false},
-	{"tryCatchPattern", kindString, false},
-	{"preventionTips", kindStringList, false},
-	{"tags", kindStringList, false},
-	{"backgroundTag", kindString, false},
-	{"analyzedSha", kindString, false},
-	{"analyzedAt", kindString, false},
-	{"contentChangedAt", kindString, false},
-	{"schemaVersion", kindInt, false},
-}
-
 // checkFields checks presence and JSON type of every known field.
 func checkFields(fields map[string]json.RawMessage, loc Location) Problems {
 	var probs Problems
@@ -102,6 +39,9 @@ func hasKind(v json.RawMessage, k fieldKind) bool {
 		return json.Unmarshal(v, &n) == nil
 	case kindStringList:
 		var l []string
+		return bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) && json.Unmarshal(v, &l) == nil
+	case kindCallSites:
+		var l []CallSite
 		return bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) && json.Unmarshal(v, &l) == nil
 	}
 	return false
@@ -144,6 +84,13 @@ func checkRecord(r *Record) Problems {
 	if r.GithubURL != "" {
 		if msg := checkGithubURL(r.GithubURL); msg != "" {
 			add("githubUrl", msg)
+		}
+	}
+	for i, cs := range r.CallSites {
+		if cs.GithubURL != "" {
+			if msg := checkGithubURL(cs.GithubURL); msg != "" {
+				add("callSites["+itoa(i)+"].githubUrl", msg)
+			}
 		}
 	}
 	for i, t := range r.Tags {
