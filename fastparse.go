@@ -43,7 +43,12 @@ func parseEntryFast(raw []byte, loc Location) (rec *Record, ok bool) {
 // itself for a bare record, with the envelope's datasetVersion.
 func splitEnvelope(raw []byte) (recRaw []byte, version string, ok bool) {
 	var recSpan, verSpan []byte
+	seen := map[string]bool{}
 	ok = eachKey(raw, func(key string, value []byte) bool {
+		if seen[key] {
+			return false // checkKeys reports it
+		}
+		seen[key] = true
 		switch {
 		case key == "record":
 			if recSpan != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -134,9 +135,11 @@ func checkLines(r *Record) Problems {
 		}
 	}
 	start, end := r.SourceCodeStart, r.SourceCodeEnd
-	if start == 0 && end == 0 {
+	if len(probs) > 0 || start == 0 && end == 0 {
 		return probs
 	}
+	// Both are now 0 <= start <= end, so end-start cannot overflow, but
+	// end-start+1 can: the span is compared and printed without the +1.
 	if start > end {
 		add("sourceCodeStart", "is after sourceCodeEnd ("+itoa(start)+" > "+itoa(end)+")")
 		return probs
@@ -146,8 +149,9 @@ func checkLines(r *Record) Problems {
 	}
 	if r.SourceCode != "" {
 		n := strings.Count(strings.TrimSuffix(r.SourceCode, "\n"), "\n") + 1
-		if n != end-start+1 {
-			add("sourceCode", "has "+itoa(n)+" lines but sourceCodeStart-sourceCodeEnd spans "+itoa(end-start+1))
+		if n-1 != end-start {
+			span := strconv.FormatUint(uint64(end-start)+1, 10)
+			add("sourceCode", "has "+itoa(n)+" lines but sourceCodeStart-sourceCodeEnd spans "+span)
 		}
 	}
 	return probs

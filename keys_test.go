@@ -1,0 +1,91 @@
+package errkb_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/errkbtest"
+)
+
+// TestRecordKeysRefused checks that a record saying one thing to errkb and
+// another to a reader of its file is refused on both record paths, with a
+// problem naming the file, the line and the key.
+func TestRecordKeysRefused(t *testing.T) {
+	valid := string(errkbtest.JSON(errkbtest.Record()))
+	splice := func(keys string) string {
+		return strings.Replace(valid, `"record":{`, `"record":{`+"\n"+keys, 1)
+	}
+	for _, tc := range []struct {
+		name, entry, want string
+	}{
+		{"duplicate id", splice(`"id":"other",`), `r.json:2: record "f00dfeed00000001": field "id": appears twice`},
+		{"case variant", splice(`"ID":"b","Repo":"other/repo",`), `r.json:2: record "f00dfeed00000001": field "ID": differs from the field "id" only in letter case`},
+		{"case variant repo", splice(`"Repo":"other/repo",`), `field "Repo": differs from the field "repo" only in letter case`},
+		{"duplicate envelope key", `{"datasetVersion":"a",` + valid[1:], `field "datasetVersion": appears twice`},
+		{"misspelt envelope", `{"Record":{}}`, `field "Record": differs from the field "record" only in letter case`},
+		{"duplicate unknown key", splice(`"note":1,"note":2,`), `field "note": appears twice`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := fstest.MapFS{"r.json": {Data: []byte(tc.entry)}}
+			for path, load := range map[string]func(...errkb.Source) (*errkb.Dataset, error){"fast": errkb.Load, "careful": errkb.LoadCareful} {
+				ds, err := load(errkb.Source{Name: "d", FS: fsys})
+				if ds.Len() != 0 || err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("%s path: %d records, problems %v; want %q", path, ds.Len(), err, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// TestLineOverflow checks that line numbers at the int64 extremes give
+// one correct problem, not a second one computed from an overflow.
+func TestLineOverflow(t *testing.T) {
+	for _, tc := range []struct {
+		start, end int
+		want       string
+	}{
+		{1, 1<<63 - 1, `field "sourceCode": has 4 lines but sourceCodeStart-sourceCodeEnd spans 9223372036854775807`},
+		{0, 1<<63 - 1, `field "sourceCode": has 4 lines but sourceCodeStart-sourceCodeEnd spans 9223372036854775808`},
+		{-1 << 63, 4, `field "sourceCodeStart": must not be negative, got -9223372036854775808`},
+	} {
+		rec := errkbtest.Record(func(r *errkb.Record) { r.SourceCodeStart, r.SourceCodeEnd, r.LineNumber = tc.start, tc.end, 0 })
+		_, probs := errkbtest.Problems(t, errkbtest.Source(rec))
+		if len(probs) != 1 || !strings.Contains(probs[0].String(), tc.want) {
+			t.Errorf("lines %d-%d: problems %v; want one: %s", tc.start, tc.end, probs, tc.want)
+		}
+	}
+}
+
+// TestFileProblemsInPlainWords checks the wording of two problems whose
+// Go errors mean nothing to a dataset's author.
+func TestFileProblemsInPlainWords(t *testing.T) {
+	bom := fstest.MapFS{"r.json": {Data: append([]byte("\xEF\xBB\xBF"), errkbtest.JSON(errkbtest.Record())...)}}
+	_, probs := errkbtest.Problems(t, errkb.Source{Name: "d", FS: bom})
+	if len(probs) != 1 || probs[0].String() != "d/r.json:1: starts with a byte-order mark (U+FEFF); JSON files must be saved as UTF-8 without one" {
+		t.Errorf("byte-order mark: %v", probs)
+	}
+
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "ds"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "outside.json"), errkbtest.JSON(errkbtest.Record()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../outside.json", filepath.Join(dir, "ds", "r.json")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(filepath.Join(dir, "ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	_, probs = errkbtest.Problems(t, errkb.Source{Name: "d", FS: root.FS()})
+	if len(probs) != 1 || probs[0].String() != "d/r.json: is a symbolic link to a file outside the dataset folder; copy the file into the folder instead" {
+		t.Errorf("escaping symlink: %v", probs)
+	}
+}
