@@ -13,6 +13,7 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/internal/errkbtest"
+	"github.com/errkb/errkb/internal/indextest"
 )
 
 // testDataset is the embedded dataset plus the hostile fictional record.
@@ -23,7 +24,7 @@ func testDataset(t testing.TB) *errkb.Dataset { return errkbtest.SeedWithHostile
 func readyServer(t testing.TB, ds *errkb.Dataset, cfg Config) *Server {
 	t.Helper()
 	s := New(ds, cfg)
-	s.SetSearcher(errkbtest.Index(t, ds))
+	s.SetSearcher(indextest.Build(t, ds))
 	return s
 }
 

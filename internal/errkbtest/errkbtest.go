@@ -1,19 +1,16 @@
 // Package errkbtest holds the test data every package's tests share: a
-// valid fictional record to vary, the hostile record, in-memory datasets
-// and built indexes. Tests use it instead of writing their own builders,
+// valid fictional record to vary, the hostile record and in-memory
+// datasets (internal/indextest builds indexes of them). Tests use it instead of writing their own builders,
 // so a change to the record schema is made here once.
 package errkbtest
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"testing"
 	"testing/fstest"
 
 	"github.com/errkb/errkb"
-	"github.com/errkb/errkb/index"
 )
 
 // Option changes the record Record builds.
@@ -116,16 +113,4 @@ func Seed(t testing.TB) *errkb.Dataset {
 func SeedWithHostile(t testing.TB) *errkb.Dataset {
 	t.Helper()
 	return Load(t, errkb.Embedded(), HostileSource())
-}
-
-// Index builds a real in-memory index of ds, logging nowhere, and closes
-// it when the test ends.
-func Index(t testing.TB, ds *errkb.Dataset) *index.Index {
-	t.Helper()
-	ix, err := index.Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatalf("build index: %v", err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	return ix
 }
