@@ -10,10 +10,10 @@ import (
 	"github.com/errkb/errkb/internal/errkbtest"
 )
 
-// testIndex builds a real index of testdata/basic: the seed record and
+// testIndex builds a real index of the seed record and testdata/basic:
 // fictional acme-labs/widgetd records, two of which share a code.
 func testIndex(t testing.TB) *Index {
-	return buildIndex(t, errkb.Source{Name: "basic", FS: os.DirFS("../testdata/basic")})
+	return buildIndex(t, errkbtest.SeedSource(), errkb.Source{Name: "basic", FS: os.DirFS("../testdata/basic")})
 }
 
 // buildIndex loads the sources, failing on any problem, and builds a real

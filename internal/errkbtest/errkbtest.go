@@ -7,6 +7,7 @@ package errkbtest
 import (
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"testing"
 	"testing/fstest"
 
@@ -113,4 +114,24 @@ func Seed(t testing.TB) *errkb.Dataset {
 func SeedWithHostile(t testing.TB) *errkb.Dataset {
 	t.Helper()
 	return Load(t, errkb.Embedded(), HostileSource())
+}
+
+// SeedFile is the seed record's file in the embedded dataset: a real
+// nats-io/nats-server error, the one record every fixture set includes.
+const SeedFile = "nats-io/nats-server/js-consumer-offline.json"
+
+// SeedJSON is the seed record's file as the embedded dataset holds it.
+func SeedJSON() []byte {
+	b, err := fs.ReadFile(errkb.Embedded().FS, SeedFile)
+	if err != nil {
+		panic(err) // the file is compiled into the binary
+	}
+	return b
+}
+
+// SeedSource is a dataset source holding only the seed record, read from
+// the embedded dataset, so that fixture sets stay the same size as the
+// embedded dataset grows.
+func SeedSource() errkb.Source {
+	return errkb.Source{Name: "dataset", FS: fstest.MapFS{SeedFile: {Data: SeedJSON()}}}
 }
