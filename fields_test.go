@@ -25,8 +25,8 @@ type variant struct {
 
 // fieldVariants makes every known field oversize, under each cap, and of
 // the wrong type in turn, and repeats or recases its key.
-func fieldVariants(t *testing.T) []variant {
-	base := fixtureFields(t)
+func fieldVariants() []variant {
+	base := errkbtest.Fields()
 	var vs []variant
 	for _, name := range errkb.FieldNames() {
 		add := func(what string, v any) { vs = append(vs, variant{name: name + "/" + what, field: name, value: v}) }
@@ -65,36 +65,24 @@ func fieldVariants(t *testing.T) []variant {
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
-// fixtureFields is errkbtest.Record as a map of its JSON fields.
-func fixtureFields(t *testing.T) map[string]any {
-	var env struct{ Record map[string]any }
-	if err := json.Unmarshal(errkbtest.JSON(errkbtest.Record()), &env); err != nil {
-		t.Fatal(err)
-	}
-	return env.Record
-}
-
 // entry is the fixture record with v applied, as one envelope.
 func (v variant) entry(t *testing.T) []byte {
-	fields := fixtureFields(t)
-	if v.value == nil {
-		delete(fields, v.field)
-	} else {
-		fields[v.field] = v.value
-	}
-	rec, err := json.Marshal(fields)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec = append([]byte("{"+v.splice), rec[1:]...)
-	return append(append([]byte(`{"datasetVersion":"v-test","record":`), rec...), '}')
+	t.Helper()
+	entry := errkbtest.JSON(errkbtest.Fields(func(fields map[string]any) {
+		if v.value == nil {
+			delete(fields, v.field)
+		} else {
+			fields[v.field] = v.value
+		}
+	}))
+	return bytes.Replace(entry, []byte(`"record":{`), []byte(`"record":{`+v.splice), 1)
 }
 
 // TestPathsAgreeOnEveryField loads each variant as a .json file (indented,
 // so problems name lines) and as a .jsonl line, with the fast record path
 // and without it, and checks both give the same records and problems.
 func TestPathsAgreeOnEveryField(t *testing.T) {
-	for _, v := range fieldVariants(t) {
+	for _, v := range fieldVariants() {
 		entry := v.entry(t)
 		var indented bytes.Buffer
 		if err := json.Indent(&indented, entry, "", "  "); err != nil {
@@ -127,7 +115,7 @@ func TestEveryFieldCapped(t *testing.T) {
 	for _, name := range errkb.FieldNames() {
 		for _, n := range []int{4100, errkb.MaxCodeBytes + 1} {
 			v := variant{field: name, value: strings.Repeat("a", n)}
-			if _, isString := fixtureFields(t)[name].(string); !isString && name != "contentChangedAt" {
+			if _, isString := errkbtest.Fields()[name].(string); !isString && name != "contentChangedAt" {
 				continue
 			}
 			if n == 4100 && name != "contentChangedAt" {

@@ -52,13 +52,39 @@ func Record(opts ...Option) *errkb.Record {
 	return r
 }
 
-// JSON is r as one dataset entry: an envelope with a datasetVersion.
-func JSON(r *errkb.Record) []byte {
-	b, err := json.Marshal(map[string]any{"record": r, "datasetVersion": "v-test"})
+// JSON is record (a *errkb.Record or a map from Fields) as one dataset
+// entry: an envelope with the datasetVersion "v-test".
+func JSON(record any) []byte {
+	b, err := json.Marshal(map[string]any{"record": record, "datasetVersion": "v-test"})
 	if err != nil {
-		panic(err) // a Record always marshals
+		panic(err) // records and maps of JSON values always marshal
 	}
 	return b
+}
+
+// Fields is Record() as a map of its JSON fields, changed by each change in
+// order: for tests that need what a Record cannot hold, such as values of
+// the wrong type, missing required fields or unknown keys.
+func Fields(changes ...func(fields map[string]any)) map[string]any {
+	var fields map[string]any
+	b, _ := json.Marshal(Record())
+	if err := json.Unmarshal(b, &fields); err != nil {
+		panic(err)
+	}
+	for _, c := range changes {
+		c(fields)
+	}
+	return fields
+}
+
+// Files is a dataset folder holding the given files, by slash-separated
+// name.
+func Files(files map[string]string) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for name, data := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(data)}
+	}
+	return fsys
 }
 
 // FS is a dataset folder holding each record in its own file,
