@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"runtime"
 	"strings"
-	"sync"
+
+	"github.com/errkb/errkb/internal/parallel"
 )
 
 // Source is one dataset folder: the embedded dataset or a --dataset folder.
@@ -29,18 +29,13 @@ func Load(sources ...Source) (*Dataset, error) {
 	return LoadWithOptions(Options{}, sources...)
 }
 
-// Options tune loading for large datasets.
+// Options tune loading.
 type Options struct {
-	// SpillDir, when set, moves the records' raw JSON and long text fields
-	// out of the Go heap into a read-only mapping of an unlinked file in
-	// this folder (see spillFile). Records read the same; a server with a
-	// hundred thousand records needs a fraction of the memory. Where this
-	// is not possible the records stay on the heap, and SpillError says why.
-	//
-	// A dataset loaded without problems is also saved there as a snapshot,
-	// and a later Load of the same files by the same binary reads the
-	// snapshot instead of parsing JSON (see snapshot_linux.go).
-	SpillDir string
+	// Parsed, when set, is called with each file's valid records as soon
+	// as the file is parsed, on several goroutines at once. A storage
+	// engine (internal/store) uses it to move the records' text out of the
+	// heap while only a few files' records are on it.
+	Parsed func(records []*Record)
 }
 
 // LoadWithOptions is Load with options.
@@ -48,55 +43,32 @@ func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 	var (
 		records  []*Record
 		problems Problems
-		sf       *spillFile
-		spillErr error
-		digests  = make(map[*Record][32]byte)
 	)
-	key := ""
-	if opts.SpillDir != "" {
-		if key = filesKey(sources); key != "" {
-			if ds, err := loadSnapshot(opts.SpillDir, key); err == nil {
-				return ds, nil
-			}
-		}
-		sf, spillErr = newSpillFile(opts.SpillDir)
-	}
 	for _, src := range sources {
-		recs, probs := loadSource(src, sf, &spillErr, digests)
-		records = append(records, recs...)
+		files, probs := datasetFiles(src)
 		problems = append(problems, probs...)
+		for _, r := range parseFiles(src, files, opts.Parsed) {
+			records = append(records, r.records...)
+			problems = append(problems, r.problems...)
+		}
 	}
 	records, dups := dropDuplicates(records)
 	problems = append(problems, dups...)
-	ds := newDataset(records)
-	ds.spill, ds.spillErr, ds.digests = sf, spillErr, digests
-	if sf != nil {
-		if len(problems) == 0 && spillErr == nil && key != "" {
-			if err := saveSnapshot(opts.SpillDir, key, ds, sf); err != nil {
-				ds.spillErr = fmt.Errorf("save snapshot: %w", err)
-			}
-		}
-		sf.done()
-		ds.ReleasePages()
-	}
+	ds := NewDataset(records)
 	if len(problems) > 0 {
 		return ds, problems
 	}
 	return ds, nil
 }
 
-func loadSource(src Source, sf *spillFile, spillErr *error, digests map[*Record][32]byte) ([]*Record, Problems) {
-	files, problems := datasetFiles(src)
-	results := parseFiles(src, files, sf, spillErr)
-	var records []*Record
-	for _, r := range results {
-		records = append(records, r.records...)
-		problems = append(problems, r.problems...)
-		for j, rec := range r.records {
-			digests[rec] = r.digests[j]
-		}
+// Files lists the dataset files of src, as Load reads them, or says why
+// they cannot all be listed.
+func Files(src Source) ([]string, error) {
+	files, probs := datasetFiles(src)
+	if len(probs) > 0 {
+		return nil, probs
 	}
-	return records, problems
+	return files, nil
 }
 
 // datasetFiles lists the .json and .jsonl files of src in walk order,
@@ -147,42 +119,19 @@ func fileError(err error) string {
 // fileResult is what one dataset file holds.
 type fileResult struct {
 	records  []*Record
-	digests  [][32]byte // of records, in order
 	problems Problems
 }
 
 // parseFiles reads and parses the files on every CPU; results keep the
 // files' order, so which of two duplicates is kept never depends on timing.
-// With sf, each file's records are spilled as soon as they are parsed, so
-// at most a few files' records are ever on the heap at once.
-func parseFiles(src Source, files []string, sf *spillFile, spillErr *error) []fileResult {
+func parseFiles(src Source, files []string, parsed func([]*Record)) []fileResult {
 	results := make([]fileResult, len(files))
-	next := make(chan int)
-	var (
-		wg   sync.WaitGroup
-		once sync.Once
-	)
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Go(func() {
-			for i := range next {
-				results[i] = parseFile(src, files[i])
-				for _, r := range results[i].records {
-					results[i].digests = append(results[i].digests, recordDigest(r))
-				}
-				if sf == nil {
-					continue
-				}
-				if err := sf.spill(results[i].records); err != nil {
-					once.Do(func() { *spillErr = err })
-				}
-			}
-		})
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(files), func(i int) {
+		results[i] = parseFile(src, files[i])
+		if parsed != nil {
+			parsed(results[i].records)
+		}
+	})
 	return results
 }
 
