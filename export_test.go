@@ -22,3 +22,10 @@ func FastAccepts(raw []byte) bool {
 	_, ok := parseEntryFast(raw, Location{File: "t.json"})
 	return ok
 }
+
+// CapDataset lowers the cap on a dataset's total size until the test ends.
+func CapDataset(t interface{ Cleanup(func()) }, n int64) {
+	old := maxDatasetBytes
+	maxDatasetBytes = n
+	t.Cleanup(func() { maxDatasetBytes = old })
+}

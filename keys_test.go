@@ -89,3 +89,19 @@ func TestFileProblemsInPlainWords(t *testing.T) {
 		t.Errorf("escaping symlink: %v", probs)
 	}
 }
+
+// TestDatasetSizeCap checks that a dataset over the total cap is refused
+// whole, before any file is parsed, with a problem saying so.
+func TestDatasetSizeCap(t *testing.T) {
+	entry := string(errkbtest.JSON(errkbtest.Record()))
+	errkb.CapDataset(t, int64(2*len(entry)))
+	fits := errkbtest.Files(map[string]string{"a.json": entry})
+	if _, err := errkb.Load(errkb.Source{Name: "d", FS: fits}); err != nil {
+		t.Fatalf("a dataset under the cap: %v", err)
+	}
+	over := errkbtest.Files(map[string]string{"a.json": entry, "b/c.jsonl": entry + "\n" + entry})
+	ds, err := errkb.Load(errkb.Source{Name: "d", FS: over})
+	if ds.Len() != 0 || err == nil || !strings.Contains(err.Error(), "d: the dataset's files hold more than") {
+		t.Errorf("a dataset over the cap: %d records, %v", ds.Len(), err)
+	}
+}

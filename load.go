@@ -44,9 +44,14 @@ func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 		records  []*Record
 		problems Problems
 	)
+	var total int64
 	for _, src := range sources {
-		files, probs := datasetFiles(src)
+		files, size, probs := datasetFiles(src)
 		problems = append(problems, probs...)
+		if total += size; total > maxDatasetBytes {
+			return NewDataset(nil), Problems{{Location: Location{File: src.Name},
+				Message: fmt.Sprintf("the dataset's files hold more than %d bytes (%d MiB); a dataset may hold at most %d MiB, so split it or raise the cap", total, total>>20, maxDatasetBytes>>20)}}
+		}
 		for _, r := range parseFiles(src, files, opts.Parsed) {
 			records = append(records, r.records...)
 			problems = append(problems, r.problems...)
@@ -64,7 +69,7 @@ func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 // Files lists the dataset files of src, as Load reads them, or says why
 // they cannot all be listed.
 func Files(src Source) ([]string, error) {
-	files, probs := datasetFiles(src)
+	files, _, probs := datasetFiles(src)
 	if len(probs) > 0 {
 		return nil, probs
 	}
@@ -72,10 +77,11 @@ func Files(src Source) ([]string, error) {
 }
 
 // datasetFiles lists the .json and .jsonl files of src in walk order,
-// skipping folders whose names start with a dot.
-func datasetFiles(src Source) ([]string, Problems) {
+// skipping folders whose names start with a dot, with their total size.
+func datasetFiles(src Source) ([]string, int64, Problems) {
 	var (
 		files    []string
+		size     int64
 		problems Problems
 	)
 	err := fs.WalkDir(src.FS, ".", func(p string, d fs.DirEntry, err error) error {
@@ -92,13 +98,16 @@ func datasetFiles(src Source) ([]string, Problems) {
 		}
 		if ext := path.Ext(p); ext == ".json" || ext == ".jsonl" {
 			files = append(files, p)
+			if info, err := d.Info(); err == nil {
+				size += info.Size()
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		problems = append(problems, Problem{Location: Location{File: src.Name}, Message: err.Error()})
 	}
-	return files, problems
+	return files, size, problems
 }
 
 // byteOrderMark is U+FEFF in UTF-8, which some editors put at the start
@@ -363,6 +372,14 @@ func stringField(fields map[string]json.RawMessage, name string) string {
 
 // MaxFileBytes caps one dataset file and one JSONL line.
 const MaxFileBytes = 64 << 20
+
+// MaxDatasetBytes caps the files of all sources of one Load together: a
+// dataset is held in memory (or, spilled, in the page cache) whole, and
+// 100,000 records take about 450 MB.
+const MaxDatasetBytes = 4 << 30
+
+// maxDatasetBytes is MaxDatasetBytes, lowered by tests.
+var maxDatasetBytes int64 = MaxDatasetBytes
 
 // Problem is one thing wrong with a dataset: where, which record and field,
 // and what.
