@@ -29,7 +29,7 @@ const (
 	fieldMessage  = "message"
 	fieldPattern  = "pattern"
 	fieldDoc      = "documentation"
-	fieldProse    = "prose" // triggers, situations, solutions, tips
+	fieldProse    = "prose"  // triggers, situations, solutions, tips
 	fieldCodeBody = "source" // the snippet and every code field
 )
 
