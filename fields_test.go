@@ -66,7 +66,7 @@ func fieldVariants() []variant {
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // entry is the fixture record with v applied, as one envelope.
-func (v variant) entry(t *testing.T) []byte {
+func (v variant) entry(t testing.TB) []byte {
 	t.Helper()
 	entry := errkbtest.JSON(errkbtest.Fields(func(fields map[string]any) {
 		if v.value == nil {
@@ -130,4 +130,25 @@ func TestEveryFieldCapped(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzPathsAgree loads any bytes as a .json and a .jsonl file with the
+// fast record path and without it: both must give the same records and
+// the same problems.
+func FuzzPathsAgree(f *testing.F) {
+	entry := errkbtest.JSON(errkbtest.Record())
+	f.Add(entry)
+	for _, v := range fieldVariants()[:40] {
+		f.Add(v.entry(f))
+	}
+	f.Add(bytes.Replace(entry, []byte(`"id"`), []byte(`"Id":"x","id"`), 1))
+	f.Add(bytes.Replace(entry, []byte(`"callSites":[{`), []byte(`"callSites":[{"link":"ms-msdt:x",`), 1))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fsys := fstest.MapFS{"f.json": {Data: data}, "f.jsonl": {Data: data}}
+		fast, fastErr := errkb.Load(errkb.Source{Name: "d", FS: fsys})
+		careful, carefulErr := errkb.LoadCareful(errkb.Source{Name: "d", FS: fsys})
+		if !reflect.DeepEqual(fast.Records, careful.Records) || errString(fastErr) != errString(carefulErr) {
+			t.Fatalf("the paths disagree on %q\nfast:    %v\ncareful: %v", data, fastErr, carefulErr)
+		}
+	})
 }

@@ -62,6 +62,15 @@ func JSON(record any) []byte {
 	return b
 }
 
+// Bare is r as a record without an envelope.
+func Bare(r *errkb.Record) []byte {
+	b, err := json.Marshal(r)
+	if err != nil {
+		panic(err) // a Record always marshals
+	}
+	return b
+}
+
 // Fields is Record() as a map of its JSON fields, changed by each change in
 // order: for tests that need what a Record cannot hold, such as values of
 // the wrong type, missing required fields or unknown keys.
