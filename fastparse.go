@@ -122,72 +122,66 @@ func plainCallSites(arr []byte) bool {
 	})
 }
 
-// eachElem calls fn with every element of the JSON array arr, which must
-// be valid JSON. It returns false when arr is not an array or fn returns
-// false.
-func eachElem(arr []byte, fn func(elem []byte) bool) bool {
-	i := skipSpace(arr, 0)
-	if i >= len(arr) || arr[i] != '[' {
-		return false
-	}
-	i = skipSpace(arr, i+1)
-	if i < len(arr) && arr[i] == ']' {
-		return true
-	}
-	for i < len(arr) {
-		stop := skipValue(arr, i)
-		if stop < 0 || !fn(arr[i:stop]) {
-			return false
-		}
-		i = skipSpace(arr, stop)
-		if i < len(arr) && arr[i] == ',' {
-			i = skipSpace(arr, i+1)
-			continue
-		}
-		return i < len(arr) && arr[i] == ']'
-	}
-	return false
-}
-
 // eachKey calls fn with every key and raw value of the JSON object obj,
 // which must be valid JSON. It returns false when obj is not an object, a
 // key holds an escape, or fn returns false.
 func eachKey(obj []byte, fn func(key string, value []byte) bool) bool {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
+	return eachMember(obj, '{', func(key, value []byte) bool {
+		return bytes.IndexByte(key, '\\') < 0 && fn(string(key), value)
+	})
+}
+
+// eachElem calls fn with every element of the JSON array arr, which must
+// be valid JSON. It returns false when arr is not an array or fn returns
+// false.
+func eachElem(arr []byte, fn func(elem []byte) bool) bool {
+	return eachMember(arr, '[', func(_, elem []byte) bool { return fn(elem) })
+}
+
+// eachMember walks the object (open is '{') or array ('[') b, which must
+// be valid JSON, calling fn with each member's key (nil in an array) and
+// raw value. It returns false when b is not of that kind or fn returns
+// false.
+func eachMember(b []byte, open byte, fn func(key, value []byte) bool) bool {
+	closing := byte('}')
+	if open == '[' {
+		closing = ']'
+	}
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != open {
 		return false
 	}
-	i = skipSpace(obj, i+1)
-	if i < len(obj) && obj[i] == '}' {
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == closing {
 		return true
 	}
-	for i < len(obj) {
-		if obj[i] != '"' {
+	for i < len(b) {
+		var key []byte
+		if open == '{' {
+			if b[i] != '"' {
+				return false
+			}
+			end := skipString(b, i)
+			if end < 0 {
+				return false
+			}
+			key = b[i+1 : end-1]
+			i = skipSpace(b, end)
+			if i >= len(b) || b[i] != ':' {
+				return false
+			}
+			i = skipSpace(b, i+1)
+		}
+		stop := skipValue(b, i)
+		if stop < 0 || !fn(key, b[i:stop]) {
 			return false
 		}
-		end := bytes.IndexByte(obj[i+1:], '"')
-		if end < 0 {
-			return false
-		}
-		key := obj[i+1 : i+1+end]
-		if bytes.IndexByte(key, '\\') >= 0 {
-			return false
-		}
-		i = skipSpace(obj, i+end+2)
-		if i >= len(obj) || obj[i] != ':' {
-			return false
-		}
-		start := skipSpace(obj, i+1)
-		stop := skipValue(obj, start)
-		if stop < 0 || !fn(string(key), obj[start:stop]) {
-			return false
-		}
-		i = skipSpace(obj, stop)
-		if i < len(obj) && obj[i] == ',' {
-			i = skipSpace(obj, i+1)
+		i = skipSpace(b, stop)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
 			continue
 		}
-		return i < len(obj) && obj[i] == '}'
+		return i < len(b) && b[i] == closing
 	}
 	return false
 }
