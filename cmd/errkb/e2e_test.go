@@ -239,3 +239,37 @@ func TestUsage(t *testing.T) {
 		t.Errorf("version: exit %d, %q", code, out.String())
 	}
 }
+
+// TestValidateReportsRecordKeys runs the binary on records that say one
+// thing to errkb and another to a reader of the file: each is refused
+// with its file, line and key, and so are a byte-order mark and a link
+// pages would drop.
+func TestValidateReportsRecordKeys(t *testing.T) {
+	seed, err := os.ReadFile("../../testdata/basic/acme-labs/queue-full.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(seed)
+	dir := writeFiles(t, map[string]string{
+		"dup.json":  strings.Replace(s, `"record": {`, "\"record\": {\n\"id\": \"other\",", 1),
+		"case.json": strings.Replace(s, `"record": {`, "\"record\": {\n\"ID\": \"other\", \"Repo\": \"other/repo\",", 1),
+		"bom.json":  "\uFEFF" + s,
+		"link.json": strings.Replace(s, `"documentation": "`, `"documentation": "[help](ms-msdt:/id) `, 1),
+	})
+	out, err := exec.Command(binary(t), "validate", dir).CombinedOutput()
+	if err == nil {
+		t.Fatalf("validate accepted the records:\n%s", out)
+	}
+	for _, want := range []string{
+		`/dup.json:4: record "a1c3e5f7a9b1c3d5": field "id": appears twice (first on line 3)`,
+		`/case.json:3: record "a1c3e5f7a9b1c3d5": field "ID": differs from the field "id" only in letter case`,
+		`/case.json:3: record "a1c3e5f7a9b1c3d5": field "Repo": differs from the field "repo" only in letter case`,
+		`/bom.json:1: starts with a byte-order mark (U+FEFF)`,
+		`/link.json:1: record "a1c3e5f7a9b1c3d5": field "documentation": links to "ms-msdt:/id"`,
+		"0 valid records, 5 problems",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
