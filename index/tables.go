@@ -104,7 +104,7 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 			}
 		}
 		k := normalizeText(templateText(pp.pieces))
-		if w > 0 && !slices.ContainsFunc(t.templates[k], func(r templateRef) bool { return r.rec == pp.rec }) {
+		if w > 0 && !containsRef(t.templates[k], pp.rec) {
 			t.templates[k] = append(t.templates[k], templateRef{pp.rec, w})
 		}
 	}
@@ -133,7 +133,7 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 			}
 		}
 		for _, k := range []string{NormalizeCode(r.ErrorCode), strings.ToLower(r.ErrorClass)} {
-			if k != "" && !slices.Contains(t.codeKeys[k], int32(i)) {
+			if k != "" && !containsIdx(t.codeKeys[k], int32(i)) {
 				t.codeKeys[k] = append(t.codeKeys[k], int32(i))
 				codeDF[k]++
 			}
@@ -150,7 +150,7 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 		}
 		scanIdents(r.SourceCode, func(id string) {
 			// Numbers in a snippet are sizes, statuses and timeouts, not names.
-			if k := strings.ToLower(id); distinctiveIdent(id) && !isNumber(id) && !named[k] && !slices.Contains(t.srcIdents[k], int32(i)) {
+			if k := strings.ToLower(id); distinctiveIdent(id) && !isNumber(id) && !named[k] && !containsIdx(t.srcIdents[k], int32(i)) {
 				t.srcIdents[k] = append(t.srcIdents[k], int32(i))
 			}
 		})
@@ -170,6 +170,24 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 		}
 	}
 	return t, nil
+}
+
+func containsIdx(s []int32, i int32) bool {
+	for _, v := range s {
+		if v == i {
+			return true
+		}
+	}
+	return false
+}
+
+func containsRef(s []templateRef, i int32) bool {
+	for _, v := range s {
+		if v.rec == i {
+			return true
+		}
+	}
+	return false
 }
 
 // isTemplate reports whether pieces come from a template with printf or
