@@ -29,8 +29,8 @@ const (
 	fieldMessage  = "message"
 	fieldPattern  = "pattern"
 	fieldDoc      = "documentation"
-	fieldProse    = "prose"  // triggers, situations, solutions, tips
-	fieldCodeBody = "source" // the snippet and every code field
+	fieldProse    = "prose" // triggers, situations, solutions, tips
+	fieldCodeBody = "source"
 )
 
 // newMapping builds the whole mapping from three reusable field mappings:
