@@ -197,11 +197,7 @@ func TestEmbeddedDataset(t *testing.T) {
 		}
 		t.Skipf("shared seed not beside the repo: %v", err)
 	}
-	embedded, err := os.ReadFile("dataset/nats-io/nats-server/js-consumer-offline.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(seed) != string(embedded) {
+	if string(seed) != string(errkbtest.SeedJSON()) {
 		t.Error("dataset/nats-io/nats-server/js-consumer-offline.json differs from the shared seed")
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/errkb/errkb/internal/errkbtest"
 )
 
 func binary(t *testing.T) string {
@@ -85,11 +87,7 @@ func TestServeEmbeddedDataset(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &got); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("API: %d %v", resp.StatusCode, err)
 	}
-	seed, err := os.ReadFile("../../dataset/nats-io/nats-server/js-consumer-offline.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(seed, &want); err != nil {
+	if err := json.Unmarshal(errkbtest.SeedJSON(), &want); err != nil {
 		t.Fatal(err)
 	}
 	gotRec, _ := json.Marshal(got["record"])
