@@ -105,3 +105,17 @@ func TestDatasetSizeCap(t *testing.T) {
 		t.Errorf("a dataset over the cap: %d records, %v", ds.Len(), err)
 	}
 }
+
+// TestURLFieldsCheckedWhateverTheirName checks that an unknown field that
+// names a link, in the singular or the plural, gets the link check.
+func TestURLFieldsCheckedWhateverTheirName(t *testing.T) {
+	for _, key := range []string{"link", "links", "url", "urls", "href", "hrefs", "uri", "docsLink", "homepageUrls", "src"} {
+		for _, value := range []any{"ms-msdt:/id", []string{"https://example.com", "ms-msdt:/id"}} {
+			fields := errkbtest.Fields(func(f map[string]any) { f[key] = value })
+			_, probs := errkbtest.Problems(t, errkb.Source{Name: "d", FS: errkbtest.Files(map[string]string{"r.json": string(errkbtest.JSON(fields))})})
+			if len(probs) != 1 || !strings.HasPrefix(probs[0].Field, key) || !strings.Contains(probs[0].Message, "http, https or mailto") {
+				t.Errorf("%s = %v: problems %v", key, value, probs)
+			}
+		}
+	}
+}
