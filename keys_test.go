@@ -28,6 +28,8 @@ func TestRecordKeysRefused(t *testing.T) {
 		{"duplicate envelope key", `{"datasetVersion":"a",` + valid[1:], `field "datasetVersion": appears twice`},
 		{"misspelt envelope", `{"Record":{}}`, `field "Record": differs from the field "record" only in letter case`},
 		{"duplicate unknown key", splice(`"note":1,"note":2,`), `field "note": appears twice`},
+		{"duplicate nested key", splice(`"meta":{"links":[{"href":"https://a.example","href":"https://b.example"}]},`), `r.json:2: record "f00dfeed00000001": field "meta.links[0].href": appears twice`},
+		{"duplicate call-site key", strings.Replace(valid, `"function":"Run"`, `"function":"Run","function":"Stop"`, 1), `field "callSites[0].function": appears twice`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fsys := fstest.MapFS{"r.json": {Data: []byte(tc.entry)}}
