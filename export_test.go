@@ -29,3 +29,6 @@ func CapDataset(t interface{ Cleanup(func()) }, n int64) {
 	maxDatasetBytes = n
 	t.Cleanup(func() { maxDatasetBytes = old })
 }
+
+// MaxKnownFields is how many fields the table may hold.
+const MaxKnownFields = maxKnownFields

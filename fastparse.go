@@ -82,13 +82,17 @@ func splitEnvelope(raw []byte) (recRaw []byte, version string, ok bool) {
 	return recSpan, version, true
 }
 
+// maxKnownFields bounds the field table so that plainKnownKeys can mark
+// the fields it has seen without allocating; fields_test.go checks it.
+const maxKnownFields = 64
+
 // plainKnownKeys reports whether every key of the record object is a known
 // field, spelled exactly and appearing once. Decoding into Record then
 // means the same as the careful path's exact-name map lookups, and no
 // unknown field can hide what checkHostile looks for (nesting, URLs): a
 // record with fields this version does not know takes the careful path.
 func plainKnownKeys(obj []byte) bool {
-	var seen [64]bool
+	var seen [maxKnownFields]bool
 	return eachKey(obj, func(key string, value []byte) bool {
 		i, ok := knownFieldIndex[key]
 		if !ok || seen[i] {

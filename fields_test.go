@@ -155,3 +155,10 @@ func FuzzPathsAgree(f *testing.F) {
 		}
 	})
 }
+
+// TestFieldTableFits checks the table against the fast parser's bound.
+func TestFieldTableFits(t *testing.T) {
+	if n := len(errkb.FieldNames()); n > errkb.MaxKnownFields {
+		t.Fatalf("%d known fields; the fast parser marks at most %d", n, errkb.MaxKnownFields)
+	}
+}
