@@ -1,19 +1,20 @@
 package web
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
 
 	"github.com/errkb/errkb"
-	"github.com/errkb/errkb/internal/kbgen"
+	"github.com/errkb/errkb/index"
+	"github.com/errkb/errkb/internal/errkbtest"
 )
 
-// benchSizes are the dataset sizes of the benchmarks; 100k is skipped with
-// -short.
-var benchSizes = []int{1000, 10000, 100000}
+var benchSizes = errkbtest.BenchSizes
 
 var (
 	benchMu      sync.Mutex
@@ -22,21 +23,22 @@ var (
 
 func benchServer(b *testing.B, n int) *Server {
 	b.Helper()
-	if n >= 100000 && testing.Short() {
-		b.Skip("100k records skipped with -short")
-	}
+	ds := errkbtest.Generated(b, n)
 	benchMu.Lock()
 	defer benchMu.Unlock()
 	if s, ok := benchServers[n]; ok {
 		return s
 	}
-	ds, err := errkb.Load(errkb.Source{Name: "gen", FS: kbgen.FS(n, 1)})
+	// With its index, as a started server is once ready: before, pages
+	// are not cached, and the "cached" kinds would measure rendering. The
+	// server outlives the sub-benchmark that made it, so the index is not
+	// closed with it.
+	ix, err := index.Build(context.Background(), ds, slog.New(slog.DiscardHandler))
 	if err != nil {
 		b.Fatal(err)
 	}
-	// With its index, as a started server is once ready: before, pages
-	// are not cached, and the "cached" kinds would measure rendering.
-	s := readyServer(b, ds, Config{})
+	s := New(ds, Config{})
+	s.SetSearcher(ix)
 	benchServers[n] = s
 	return s
 }
