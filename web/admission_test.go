@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -138,5 +139,50 @@ func TestAdmissionWaitEndsWithTheRequest(t *testing.T) {
 	a.release("x")
 	if len(a.clients) != 0 || a.queued.Load() != 0 {
 		t.Errorf("left %v clients, %d queued", a.clients, a.queued.Load())
+	}
+}
+
+// TestAdmissionFairBehindTrustedProxy: behind a --trust-proxy, each client
+// named by X-Forwarded-For has its own share, so one flooding client does
+// not shut out another coming through the same proxy; a forged entry on
+// the left of X-Forwarded-For does not make a new client.
+func TestAdmissionFairBehindTrustedProxy(t *testing.T) {
+	_, proxy, _ := net.ParseCIDR("10.0.0.0/8")
+	s := newTestServer(t, Config{Workers: 1, QueuedWork: 2, TrustedProxies: []*net.IPNet{proxy}})
+	g := gatedSearcher{Searcher: s.searcher.Load().Searcher, open: make(chan struct{}), entered: make(chan struct{}, 10)}
+	s.SetSearcher(g)
+	via := func(xff string) *http.Request {
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/search?q=block", nil)
+		req.RemoteAddr = "10.0.0.1:5000"
+		req.Header.Set("X-Forwarded-For", xff)
+		return req
+	}
+	var wg sync.WaitGroup
+	codes := make(chan int, 3)
+	run := func(xff string) {
+		wg.Add(1)
+		go func() { defer wg.Done(); codes <- do(s, via(xff)).StatusCode }()
+	}
+	run("198.51.100.1")
+	<-g.entered
+	run("198.51.100.1")
+	for s.work.queued.Load() != 1 {
+		runtime.Gosched()
+	}
+	// Client 1 holds its share; a forged left-hand entry is still client 1.
+	if got := do(s, via("203.0.113.77, 198.51.100.1")).StatusCode; got != http.StatusServiceUnavailable {
+		t.Errorf("client 1 over its share through the proxy: %d, want 503", got)
+	}
+	run("198.51.100.2")
+	for s.work.queued.Load() != 2 {
+		runtime.Gosched()
+	}
+	close(g.open)
+	wg.Wait()
+	close(codes)
+	for c := range codes {
+		if c != http.StatusOK {
+			t.Errorf("an admitted search through the proxy answered %d", c)
+		}
 	}
 }
