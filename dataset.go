@@ -12,6 +12,9 @@ import (
 type Dataset struct {
 	// Records are sorted by repo, then slug.
 	Records []*Record
+	// Provenance is where each project's extracted records came from,
+	// keyed by repo, read from the provenance files beside them.
+	Provenance map[string]Provenance
 
 	byID    map[string]*Record
 	byPath  map[string]*Record

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"runtime"
 	"strings"
@@ -56,19 +57,23 @@ func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 	if opts.SpillDir != "" {
 		if key = filesKey(sources); key != "" {
 			if ds, err := loadSnapshot(opts.SpillDir, key); err == nil {
+				ds.Provenance = provenanceOf(sources)
 				return ds, nil
 			}
 		}
 		sf, spillErr = newSpillFile(opts.SpillDir)
 	}
+	provDirs := make(map[string]Provenance)
 	for _, src := range sources {
-		recs, probs := loadSource(src, sf, &spillErr, digests)
+		recs, probs := loadSource(src, sf, &spillErr, digests, provDirs)
 		records = append(records, recs...)
 		problems = append(problems, probs...)
 	}
+	records = preferCurated(records, provDirs)
 	records, dups := dropDuplicates(records)
 	problems = append(problems, dups...)
 	ds := newDataset(records)
+	ds.Provenance = provenanceByRepo(provDirs)
 	ds.spill, ds.spillErr, ds.digests = sf, spillErr, digests
 	if sf != nil {
 		if len(problems) == 0 && spillErr == nil && key != "" {
@@ -85,8 +90,12 @@ func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 	return ds, nil
 }
 
-func loadSource(src Source, sf *spillFile, spillErr *error, digests map[*Record][32]byte) ([]*Record, Problems) {
+func loadSource(src Source, sf *spillFile, spillErr *error, digests map[*Record][32]byte, provDirs map[string]Provenance) ([]*Record, Problems) {
 	files, problems := datasetFiles(src)
+	files, provFiles := splitProvenance(files)
+	prov, probs := readProvenance(src, provFiles)
+	problems = append(problems, probs...)
+	maps.Copy(provDirs, prov)
 	results := parseFiles(src, files, sf, spillErr)
 	var records []*Record
 	for _, r := range results {
