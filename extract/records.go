@@ -91,6 +91,9 @@ func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, er
 	for end > e.Line && strings.TrimSpace(lines[end-1]) == "" {
 		end-- // a snippet ends on code: a trailing blank line would read as a missing one
 	}
+	for start < e.Line && strings.TrimSpace(lines[start-1]) == "" {
+		start++
+	}
 	r := errkb.Record{
 		Repo:            o.Repo,
 		Slug:            slug,
