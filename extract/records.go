@@ -108,7 +108,7 @@ func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, er
 		SourceCode:      strings.Join(lines[start-1:end], "\n"),
 		SourceCodeStart: start,
 		SourceCodeEnd:   end,
-		GithubURL:       lineURL(o, repoPath, e.Line),
+		GithubURL:       rangeURL(o, repoPath, start, end),
 		Documentation:   e.Doc,
 		Tags:            tags(e, o.Module),
 		AnalyzedSha:     o.Commit,
@@ -127,6 +127,15 @@ func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, er
 		r.CallSites = append(r.CallSites, errkb.CallSite{FilePath: p, LineNumber: s.Line, Function: s.Func, GithubURL: lineURL(o, p, s.Line)})
 	}
 	return r, nil
+}
+
+// rangeURL links to the snippet's lines at o.Ref; "" when there is no ref.
+func rangeURL(o Origin, file string, start, end int) string {
+	u := lineURL(o, file, start)
+	if u == "" || end == start {
+		return u
+	}
+	return u + "-L" + strconv.Itoa(end)
 }
 
 // lineURL links to one line at o.Ref; "" when there is no ref.
@@ -192,44 +201,58 @@ func tags(e *Error, module string) []string {
 	return slices.Compact(out)
 }
 
-// assignSlugs gives each error a slug unique in its project: from its code
-// or identifier, and for an error made inside a function from the
-// function and the message's first words. A slug two errors would share
-// gets each one's package name in front, then a number if still shared.
+// assignSlugs gives each error a slug unique in its project: from its
+// code or identifier, and for an error made inside a function from the
+// message's first words. Errors that would share a slug get a longer one:
+// the function's name in front, then the package's, then a number.
 func assignSlugs(errs []Error) []string {
-	base := make([]string, len(errs))
-	count := map[string]int{}
+	cands := make([][]string, len(errs))
+	level := make([]int, len(errs))
 	for i := range errs {
-		base[i] = baseSlug(&errs[i])
-		count[base[i]]++
+		cands[i] = slugCandidates(&errs[i])
 	}
-	out := make([]string, len(errs))
-	taken := map[string]int{}
+	slug := func(i int) string { return cands[i][level[i]] }
+	for changed := true; changed; {
+		changed = false
+		count := map[string]int{}
+		for i := range errs {
+			count[slug(i)]++
+		}
+		for i := range errs {
+			if count[slug(i)] > 1 && level[i] < len(cands[i])-1 {
+				level[i]++
+				changed = true
+			}
+		}
+	}
 	order := make([]int, len(errs))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(errs[a].Key(), errs[b].Key()) })
+	out := make([]string, len(errs))
+	taken := map[string]int{}
 	for _, i := range order {
-		s := base[i]
-		if count[s] > 1 {
-			s = kebab(errs[i].PkgName) + "-" + s
-		}
+		s := clip(slug(i), 190)
 		taken[s]++
 		if n := taken[s]; n > 1 {
 			s += "-" + strconv.Itoa(n)
 		}
-		out[i] = clip(s, 200)
+		out[i] = s
 	}
 	return out
 }
 
-func baseSlug(e *Error) string {
+// slugCandidates are an error's slugs, shortest first.
+func slugCandidates(e *Error) []string {
+	pkg := kebab(e.PkgName)
 	switch {
 	case e.Kind == API:
-		return kebab(TrimErrSuffix(e.Name))
+		s := kebab(TrimErrSuffix(e.Name))
+		return []string{s, pkg + "-" + s}
 	case e.Name != "":
-		return kebab(e.Name)
+		s := kebab(e.Name)
+		return []string{s, pkg + "-" + s}
 	}
 	fn := e.Func
 	if i := strings.LastIndexByte(fn, '.'); i >= 0 {
@@ -238,8 +261,12 @@ func baseSlug(e *Error) string {
 	words := strings.FieldsFunc(strings.ToLower(LiteralText(e.Message)), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	})
-	words = words[:min(len(words), 6)]
-	return strings.Trim(kebab(fn)+"-"+strings.Join(words, "-"), "-")
+	s := strings.Join(words[:min(len(words), 6)], "-")
+	withFn := strings.Trim(kebab(fn)+"-"+s, "-")
+	if s == "" {
+		s = withFn
+	}
+	return []string{s, withFn, pkg + "-" + withFn}
 }
 
 func clip(s string, n int) string {
