@@ -207,7 +207,8 @@ func SortSites(sites []Site) []Site {
 }
 
 // hasWords reports whether a message or format says something beyond its
-// verbs: at least two letters of literal text.
+// verbs and a prefix: at least six letters of literal text ("nats: %w"
+// says nothing a page could explain).
 func hasWords(msg string) bool {
 	letters := 0
 	for _, r := range LiteralText(msg) {
@@ -215,5 +216,5 @@ func hasWords(msg string) bool {
 			letters++
 		}
 	}
-	return letters >= 2
+	return letters >= 6
 }
