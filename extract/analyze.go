@@ -170,7 +170,9 @@ func docText(groups ...*ast.CommentGroup) string {
 func (m *modIndex) collect() {
 	var all []Error
 	for _, e := range m.sentinels {
-		all = append(all, *e)
+		if strings.TrimSpace(e.Message) != "" { // a named sentinel needs no long text: "EOF" is an error
+			all = append(all, *e)
+		}
 	}
 	for _, e := range m.types {
 		if hasWords(e.Message) {
