@@ -175,71 +175,66 @@ func concatFormat(e ast.Expr) (string, bool) {
 	return b.String(), lit
 }
 
-// declareCodes finds the constants of p's code types.
-func (m *modIndex) declareCodes(p *pkg) {
+// valueSpecs calls fn with every package-level const or var spec of p
+// (tok says which) whose names all have values.
+func (m *modIndex) valueSpecs(p *pkg, tok token.Token, fn func(s *scope, gd *ast.GenDecl, vs *ast.ValueSpec)) {
 	for _, f := range p.files {
 		s := m.scope(p, f)
 		for _, d := range f.ast.Decls {
 			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.CONST {
+			if !ok || gd.Tok != tok {
 				continue
 			}
 			for _, sp := range gd.Specs {
-				vs := sp.(*ast.ValueSpec)
-				if vs.Type == nil || len(vs.Values) != len(vs.Names) {
-					continue
-				}
-				tp, tn, ok := s.resolve(vs.Type)
-				if !ok || !m.codeTypes[tp+"."+tn] {
-					continue
-				}
-				for i, name := range vs.Names {
-					if v, ok := intLit(vs.Values[i]); ok {
-						m.codes[p.path+"."+name.Name] = &Code{Name: name.Name, Value: v, Package: p.path, PkgName: p.name}
-					}
+				if vs := sp.(*ast.ValueSpec); len(vs.Values) == len(vs.Names) {
+					fn(s, gd, vs)
 				}
 			}
 		}
 	}
 }
 
-// declareSentinels finds p's package-level error variables.
-func (m *modIndex) declareSentinels(p *pkg) {
-	for _, f := range p.files {
-		s := m.scope(p, f)
-		for _, d := range f.ast.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.VAR {
-				continue
-			}
-			for _, sp := range gd.Specs {
-				vs := sp.(*ast.ValueSpec)
-				if len(vs.Values) != len(vs.Names) {
-					continue
-				}
-				doc := docText(vs.Doc, vs.Comment)
-				if !gd.Lparen.IsValid() {
-					doc = docText(vs.Doc, gd.Doc, vs.Comment)
-				}
-				for i, name := range vs.Names {
-					if name.Name == "_" {
-						continue
-					}
-					e := s.sentinel(vs.Values[i])
-					if e == nil {
-						continue
-					}
-					e.Kind, e.Package, e.PkgName, e.Name = Sentinel, p.path, p.name, name.Name
-					e.File, e.Line, e.Doc = f.rel, f.line(name.Pos()), doc
-					key := e.Key()
-					if _, dup := m.sentinels[key]; dup {
-						continue // the same name in files for other platforms: the first file wins
-					}
-					m.sentinels[key] = e
-				}
+// declareCodes finds the constants of p's code types.
+func (m *modIndex) declareCodes(p *pkg) {
+	m.valueSpecs(p, token.CONST, func(s *scope, _ *ast.GenDecl, vs *ast.ValueSpec) {
+		if vs.Type == nil {
+			return
+		}
+		tp, tn, ok := s.resolve(vs.Type)
+		if !ok || !m.codeTypes[tp+"."+tn] {
+			return
+		}
+		for i, name := range vs.Names {
+			if v, ok := intLit(vs.Values[i]); ok {
+				m.codes[p.path+"."+name.Name] = &Code{Name: name.Name, Value: v, Package: p.path, PkgName: p.name}
 			}
 		}
-	}
+	})
+}
+
+// declareSentinels finds p's package-level error variables.
+func (m *modIndex) declareSentinels(p *pkg) {
+	m.valueSpecs(p, token.VAR, func(s *scope, gd *ast.GenDecl, vs *ast.ValueSpec) {
+		doc := docText(vs.Doc, vs.Comment)
+		if !gd.Lparen.IsValid() {
+			doc = docText(vs.Doc, gd.Doc, vs.Comment)
+		}
+		for i, name := range vs.Names {
+			if name.Name == "_" {
+				continue
+			}
+			e := s.sentinel(vs.Values[i])
+			if e == nil {
+				continue
+			}
+			e.Kind, e.Package, e.PkgName, e.Name = Sentinel, p.path, p.name, name.Name
+			e.File, e.Line, e.Doc = s.f.rel, s.f.line(name.Pos()), doc
+			if _, dup := m.sentinels[e.Key()]; dup {
+				continue // the same name in files for other platforms: the first file wins
+			}
+			m.sentinels[e.Key()] = e
+		}
+	})
 }
 
 // sentinel reads an error variable's value: errors.New, fmt.Errorf, or a
