@@ -83,7 +83,10 @@ func receiver(fd *ast.FuncDecl) (string, bool) {
 	if st, ok := t.(*ast.StarExpr); ok {
 		t, ptr = st.X, true
 	}
-	if ix, ok := t.(*ast.IndexExpr); ok { // a generic type
+	switch ix := t.(type) { // a generic type
+	case *ast.IndexExpr:
+		t = ix.X
+	case *ast.IndexListExpr:
 		t = ix.X
 	}
 	if id, ok := t.(*ast.Ident); ok {
