@@ -175,6 +175,9 @@ func local(dir, ref string) (Source, error) {
 			if inf.Origin != nil {
 				o.Commit = inf.Origin.Hash
 			}
+			if o.Commit == "" && module.IsPseudoVersion(ref) {
+				o.Commit, _ = module.PseudoVersionRev(ref) // as download does
+			}
 		}
 	}
 	return Source{Dir: dir, Origin: o}, nil
