@@ -48,6 +48,10 @@ type Error struct {
 	Message string // exactly as written; a format string for fmt.Errorf and fmt.Sprintf
 	File    string // slash path relative to the module root
 	Line    int    // of the definition
+	// Span, when set, is the definition's own lines (a generated
+	// constructor with its doc comment): the snippet shows them instead of
+	// the lines around Line.
+	Span    [2]int
 	Doc     string // the doc comment, when there is one
 	Pointer bool   // for a Type, Error() has a pointer receiver
 

@@ -88,6 +88,9 @@ func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, er
 	}
 	start := max(1, e.Line-SnippetRadius)
 	end := min(len(lines), e.Line+SnippetRadius)
+	if sp := e.Span; sp[0] >= 1 && sp[0] <= e.Line && sp[1] >= e.Line && sp[1] <= len(lines) {
+		start, end = sp[0], min(sp[1], sp[0]+2*SnippetRadius+10)
+	}
 	for end > e.Line && strings.TrimSpace(lines[end-1]) == "" {
 		end-- // a snippet ends on code: a trailing blank line would read as a missing one
 	}

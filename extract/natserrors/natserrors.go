@@ -42,8 +42,9 @@ type entry struct {
 
 // constructor is the generated function that makes one entry's error.
 type constructor struct {
-	name string
-	line int
+	name       string
+	line       int
+	start, end int // its lines, doc comment included
 }
 
 // Table is a module's errors.json with its constructors.
@@ -92,7 +93,7 @@ func (t *Table) readConstructors(root string) error {
 		return err
 	}
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, generatedFile, src, parser.SkipObjectResolution)
+	f, err := parser.ParseFile(fset, generatedFile, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		return err
 	}
@@ -109,7 +110,12 @@ func (t *Table) readConstructors(root string) error {
 			if m, ok := ix.X.(*ast.Ident); ok && m.Name == "ApiErrors" {
 				if c, ok := ix.Index.(*ast.Ident); ok {
 					if _, seen := t.cons[c.Name]; !seen {
-						t.cons[c.Name] = constructor{name: fd.Name.Name, line: fset.Position(fd.Pos()).Line}
+						start := fd.Pos()
+						if fd.Doc != nil {
+							start = fd.Doc.Pos()
+						}
+						t.cons[c.Name] = constructor{name: fd.Name.Name, line: fset.Position(fd.Pos()).Line,
+							start: fset.Position(start).Line, end: fset.Position(fd.End()).Line}
 					}
 				}
 			}
@@ -145,7 +151,7 @@ func (t *Table) Errors(calls map[string][]extract.Site) []extract.Error {
 			Doc: doc(e),
 		}
 		if c, ok := t.cons[e.Constant]; ok {
-			x.File, x.Line = generatedFile, c.line
+			x.File, x.Line, x.Span = generatedFile, c.line, [2]int{c.start, c.end}
 			x.Sites = slices.Clone(calls[t.pkg+"."+c.name])
 		} else {
 			x.File, x.Line = tableFile, t.lines[e.Constant]

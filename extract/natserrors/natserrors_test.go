@@ -2,6 +2,7 @@ package natserrors_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/errkb/errkb/extract"
@@ -52,6 +53,9 @@ func TestTable(t *testing.T) {
 			if r.ErrorCode != "JS_WIDGET_NOT_FOUND" || *r.NumericCode != 90001 || *r.HTTPStatus != 404 ||
 				r.TypeGuard != "var apiErr *server.ApiError\nerrors.As(err, &apiErr) && apiErr.ErrCode == 90001 // server.JSWidgetNotFoundErr" {
 				t.Errorf("record %+v", r)
+			}
+			if r.SourceCodeStart != 26 || r.SourceCodeEnd != 29 || !strings.HasPrefix(r.SourceCode, "// NewJSWidgetNotFoundError creates") {
+				t.Errorf("snippet %d-%d %q, want the constructor with its doc comment", r.SourceCodeStart, r.SourceCodeEnd, r.SourceCode)
 			}
 			return
 		}
