@@ -206,8 +206,9 @@ func tags(e *Error, module string) []string {
 
 // assignSlugs gives each error a slug unique in its project: from its
 // code or identifier, and for an error made inside a function from the
-// message's first words. Errors that would share a slug get a longer one:
-// the function's name in front, then the package's, then a number.
+// message's first six words. Errors that would share a slug get a longer
+// one: more of the message, then the function's name in front, then the
+// package's, then a number.
 func assignSlugs(errs []Error) []string {
 	cands := make([][]string, len(errs))
 	level := make([]int, len(errs))
@@ -264,12 +265,16 @@ func slugCandidates(e *Error) []string {
 	words := strings.FieldsFunc(strings.ToLower(LiteralText(e.Message)), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	})
-	s := strings.Join(words[:min(len(words), 6)], "-")
-	withFn := strings.Trim(kebab(fn)+"-"+s, "-")
-	if s == "" {
-		s = withFn
+	first := func(n int) string { return strings.Join(words[:min(len(words), n)], "-") }
+	all := first(16)
+	withFn := strings.Trim(kebab(fn)+"-"+all, "-")
+	if all == "" {
+		return []string{withFn, pkg + "-" + withFn}
 	}
-	return []string{s, withFn, pkg + "-" + withFn}
+	// More of the message first: two messages that start alike usually
+	// differ further on; the same message made in two functions or
+	// packages never does.
+	return []string{first(6), first(10), all, withFn, pkg + "-" + withFn}
 }
 
 func clip(s string, n int) string {
