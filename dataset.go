@@ -12,8 +12,7 @@ import (
 type Dataset struct {
 	// Records are sorted by repo, then slug.
 	Records []*Record
-	// Provenance is where each project's extracted records came from,
-	// keyed by repo, read from the provenance files beside them.
+	// Provenance is each project's attribution, keyed by repo.
 	Provenance map[string]Provenance
 
 	byID    map[string]*Record

@@ -12,17 +12,6 @@ import (
 // says where they came from. It is not a record.
 const ProvenanceFile = "_source.json"
 
-// Provenance says where a project's records came from and under which license.
-type Provenance struct {
-	Repo        string `json:"repo"`        // owner/name
-	Module      string `json:"module"`      // Go module path
-	Version     string `json:"version"`     // module version
-	Commit      string `json:"commit"`      // full commit SHA, when known
-	License     string `json:"license"`     // SPDX identifier, e.g. Apache-2.0
-	LicenseFile string `json:"licenseFile"` // file beside _source.json holding the license text
-	Tool        string `json:"tool"`        // what made the records, e.g. "errkb extract"
-}
-
 // isProvenanceFile tells the provenance files apart from record files.
 func isProvenanceFile(p string) bool { return path.Base(p) == ProvenanceFile }
 
