@@ -99,12 +99,13 @@ func splitProvenance(files []string) (records, provenance []string) {
 	return records, provenance
 }
 
-// provenanceOf reads only the provenance of the sources, for a dataset
-// restored from a snapshot, which keeps records alone.
-func provenanceOf(sources []Source) map[string]Provenance {
+// ReadProvenance reads only the provenance files of the sources, keyed by
+// repo as Dataset.Provenance, for a dataset restored from a snapshot, which
+// keeps records alone.
+func ReadProvenance(sources ...Source) map[string]Provenance {
 	all := make(map[string]Provenance)
 	for _, src := range sources {
-		files, _ := datasetFiles(src)
+		files, _, _ := datasetFiles(src)
 		_, provFiles := splitProvenance(files)
 		prov, _ := readProvenance(src, provFiles)
 		maps.Copy(all, prov)

@@ -3,7 +3,6 @@ package errkb
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"testing"
 	"testing/fstest"
 )
@@ -80,30 +79,5 @@ func TestEmbeddedProvenance(t *testing.T) {
 	}
 	if r, _ := ds.ByPath("nats-io/nats-server", "js-consumer-offline"); r != seed {
 		t.Error("nats-io/nats-server/js-consumer-offline is not the seed")
-	}
-}
-
-// TestProvenanceFromSnapshot: a dataset read back from its snapshot still
-// knows where its records came from.
-func TestProvenanceFromSnapshot(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("snapshots are Linux only")
-	}
-	fsys := fstest.MapFS{
-		"x/acme-labs/widget/_source.json": {Data: []byte(widgetSource)},
-		"x/acme-labs/widget/a.json":       {Data: []byte(provRecord("e1", "gear-jammed", "GEAR_JAMMED", "widget: gear jammed"))},
-	}
-	dir := t.TempDir()
-	for i := range 2 {
-		ds, err := LoadWithOptions(Options{SpillDir: dir}, Source{Name: "ds", FS: fsys})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i == 1 && !ds.FromSnapshot() {
-			t.Fatal("second load did not read the snapshot")
-		}
-		if ds.Provenance["acme-labs/widget"].Module != "example.com/acme/widget" {
-			t.Errorf("load %d: provenance %+v", i, ds.Provenance)
-		}
 	}
 }
