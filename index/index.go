@@ -2,10 +2,9 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -22,11 +21,9 @@ const maxClauses = 1024
 type Index struct {
 	ds *errkb.Dataset
 	bi bleve.Index
+	t  *tables // records by id and code, patterns, vocabulary, identifiers; see tables
 
-	byCode  map[string][]*errkb.Record // NormalizeCode(errorCode)
-	byClass map[string][]*errkb.Record // lower-case errorClass
-
-	t *tables // patterns, vocabulary and identifiers; see tables
+	unmap func() error // releases the mapped tables file, if any
 }
 
 // Build indexes every record of ds in memory. It logs progress for large
@@ -34,76 +31,33 @@ type Index struct {
 // index on disk and reuses it across restarts.
 func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, error) {
 	searcher.DisjunctionMaxClauseCount = maxClauses
-	tables := startTables(ds)
 	// An empty path gives an in-memory scorch index, many times faster to
 	// build than bleve's NewMemOnly.
 	bi, err := bleve.NewUsing("", newMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
 	}
-	if err := indexRecords(ctx, bi, ds, log); err != nil {
+	data, err := indexRecords(ctx, bi, ds, log)
+	if err != nil {
 		bi.Close()
 		return nil, err
 	}
-	return newIndex(ds, bi, tables, log)
-}
-
-// builtTables is the outcome of building the lookup tables.
-type builtTables struct {
-	t    *tables
-	err  error
-	took time.Duration
-}
-
-// startTables builds the lookup tables on another goroutine: they need
-// only the records, so they are built while bleve indexes or opens, on
-// another core when there is one.
-func startTables(ds *errkb.Dataset) <-chan builtTables {
-	done := make(chan builtTables, 1)
-	go func() {
-		start := time.Now()
-		t, err := newTables(ds.Records)
-		done <- builtTables{t, err, time.Since(start)}
-	}()
-	return done
-}
-
-// newIndex wraps a built bleve index with the lookup tables once they are
-// ready; it closes bi when they fail.
-func newIndex(ds *errkb.Dataset, bi bleve.Index, tables <-chan builtTables, log *slog.Logger) (*Index, error) {
-	ix := &Index{
-		ds:      ds,
-		bi:      bi,
-		byCode:  make(map[string][]*errkb.Record),
-		byClass: make(map[string][]*errkb.Record),
-	}
-	for _, r := range ds.Records {
-		ix.addLookups(r)
-	}
-	tb := <-tables
-	if tb.err != nil {
+	t, err := readTables(data, ds.Len())
+	if err != nil {
 		bi.Close()
-		return nil, fmt.Errorf("build lookup tables: %w", tb.err)
+		return nil, fmt.Errorf("lookup tables: %w", err)
 	}
-	ix.t = tb.t
-	// Building the tables read every record's text; let the kernel take
-	// back those pages of the spill file until a request needs them.
-	ds.ReleasePages()
-	log.Info("lookup tables built", "records", ds.Len(), "took", tb.took.Round(time.Millisecond))
-	return ix, nil
+	return &Index{ds: ds, bi: bi, t: t}, nil
 }
 
-func (ix *Index) addLookups(r *errkb.Record) {
-	if c := NormalizeCode(r.ErrorCode); c != "" {
-		ix.byCode[c] = append(ix.byCode[c], r)
+// Close releases the index. Nothing it returned may be used after.
+func (ix *Index) Close() error {
+	err := ix.bi.Close()
+	if ix.unmap != nil {
+		err = errors.Join(err, ix.unmap())
 	}
-	if c := strings.ToLower(r.ErrorClass); c != "" {
-		ix.byClass[c] = append(ix.byClass[c], r)
-	}
+	return err
 }
-
-// Close releases the index.
-func (ix *Index) Close() error { return ix.bi.Close() }
 
 // Dataset is the dataset this index was built from.
 func (ix *Index) Dataset() *errkb.Dataset { return ix.ds }
