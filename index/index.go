@@ -37,7 +37,12 @@ func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, er
 	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
 	}
-	data, err := indexRecords(ctx, bi, ds, log)
+	parts, err := indexRecords(ctx, bi, ds, log)
+	if err != nil {
+		bi.Close()
+		return nil, err
+	}
+	data, err := parts.assemble(log)
 	if err != nil {
 		bi.Close()
 		return nil, err

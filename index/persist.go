@@ -193,14 +193,31 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 	if err != nil {
 		return fmt.Errorf("create index: %w", err)
 	}
-	tables, err := indexRecords(ctx, bi, ds, log)
+	parts, err := indexRecords(ctx, bi, ds, log)
 	if err != nil {
 		bi.Close()
 		return err
 	}
-	if err := bi.Close(); err != nil {
-		return fmt.Errorf("close index: %w", err)
+	// bleve finishes its merges and writes its last segments on close,
+	// mostly on one core; the tables are laid out meanwhile on another.
+	type assembled struct {
+		data []byte
+		err  error
 	}
+	done := make(chan assembled, 1)
+	go func() {
+		data, err := parts.assemble(log)
+		done <- assembled{data, err}
+	}()
+	closeErr := bi.Close()
+	a := <-done
+	if closeErr != nil {
+		return fmt.Errorf("close index: %w", closeErr)
+	}
+	if a.err != nil {
+		return a.err
+	}
+	tables := a.data
 	if err := writeFileSync(filepath.Join(tmp, tablesName), tables); err != nil {
 		return fmt.Errorf("write lookup tables: %w", err)
 	}

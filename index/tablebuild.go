@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unique"
 
 	"github.com/blevesearch/vellum"
 
@@ -17,20 +18,50 @@ import (
 // computed beside the record's bleve document, on the goroutine that
 // indexes it, so the records are read once and on every core; assemble
 // then joins all records' parts into the tables file.
+//
+// Words are interned: 100,000 records hold millions of words but only
+// some hundred thousand distinct ones, and each record's parts are kept
+// until all records are read.
 type recordTables struct {
-	msgWords, codeWords []string // sorted, distinct
-	msgSeq              string   // errorMessage words joined by spaces, padded
-	code, class         string   // NormalizeCode(errorCode), lower-case errorClass
-	repo                string   // lower-case
-	idents              []string // distinct, sorted
-	srcIdents           []string // distinct, in the order found
-	patterns            []compiledPattern
+	msgWords, codeWords []word // sorted, distinct
+	msgSeq              string // errorMessage words joined by spaces, padded
+	code, class         word   // NormalizeCode(errorCode), lower-case errorClass
+	repo                word   // lower-case
+	idents              []word // distinct, sorted
+	srcIdents           []word // distinct, in the order found
+	patterns            []patternPart
 	templates           []templateKey
+}
+
+// word is an interned string.
+type word = unique.Handle[string]
+
+func intern(ss []string) []word {
+	out := make([]word, len(ss))
+	for i, s := range ss {
+		out[i] = unique.Make(s)
+	}
+	return out
+}
+
+func words(ws []word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Value()
+	}
+	return out
+}
+
+// patternPart is a compiledPattern with its words interned.
+type patternPart struct {
+	expr     string
+	weight   int
+	required []word
 }
 
 // templateKey is a record's message or pattern written as a template.
 type templateKey struct {
-	key    string // normalizeText of the template
+	key    word // normalizeText of the template
 	weight int
 }
 
@@ -44,7 +75,7 @@ func newRecordTables(r *errkb.Record) recordTables {
 			}
 		}
 		if m, ok := compilePattern(pp.pieces, pp.expr); ok {
-			rt.patterns = append(rt.patterns, m)
+			rt.patterns = append(rt.patterns, patternPart{m.expr, m.weight, intern(m.required)})
 		}
 		if !isTemplate(pp.pieces) {
 			continue // literal text, which the patterns match, or a regexp
@@ -55,25 +86,25 @@ func newRecordTables(r *errkb.Record) recordTables {
 				w += alnumCount(pc.lit)
 			}
 		}
-		k := normalizeText(templateText(pp.pieces))
+		k := unique.Make(normalizeText(templateText(pp.pieces)))
 		if w > 0 && !slices.ContainsFunc(rt.templates, func(t templateKey) bool { return t.key == k }) {
 			rt.templates = append(rt.templates, templateKey{k, w})
 		}
 	}
 	mw := messageWords(r.ErrorMessage)
 	rt.msgSeq = " " + strings.Join(mw, " ") + " "
-	rt.msgWords = sortedSet(append(mw, patWords...))
-	rt.codeWords = sortedSet(strings.Fields(splitIdentifier(r.ErrorCode) + " " + splitIdentifier(r.ErrorClass)))
-	rt.code, rt.class = NormalizeCode(r.ErrorCode), strings.ToLower(r.ErrorClass)
-	rt.repo = strings.ToLower(r.Repo)
+	rt.msgWords = intern(sortedSet(append(mw, patWords...)))
+	rt.codeWords = intern(sortedSet(strings.Fields(splitIdentifier(r.ErrorCode) + " " + splitIdentifier(r.ErrorClass))))
+	rt.code, rt.class = unique.Make(NormalizeCode(r.ErrorCode)), unique.Make(strings.ToLower(r.ErrorClass))
+	rt.repo = unique.Make(strings.ToLower(r.Repo))
 	named := recordIdents(r)
-	rt.idents = slices.Sorted(maps.Keys(named))
+	rt.idents = intern(slices.Sorted(maps.Keys(named)))
 	seen := map[string]bool{}
 	scanIdents(r.SourceCode, func(id string) {
 		// Numbers in a snippet are sizes, statuses and timeouts, not names.
 		if k := strings.ToLower(id); distinctiveIdent(id) && !isNumber(id) && !named[k] && !seen[k] {
 			seen[k] = true
-			rt.srcIdents = append(rt.srcIdents, k)
+			rt.srcIdents = append(rt.srcIdents, unique.Make(k))
 		}
 	})
 	return rt
@@ -86,9 +117,9 @@ func sortedSet(ws []string) []string {
 
 // postingsBuilder collects, per key, the records (or matchers) in the
 // order they are added.
-type postingsBuilder map[string][]int32
+type postingsBuilder map[word][]int32
 
-func (p postingsBuilder) add(k string, i int32) {
+func (p postingsBuilder) add(k word, i int32) {
 	l := p[k]
 	if len(l) == 0 || l[len(l)-1] != i {
 		p[k] = append(l, i)
@@ -96,12 +127,19 @@ func (p postingsBuilder) add(k string, i int32) {
 }
 
 func (p postingsBuilder) write(w *sectionWriter, name string) {
-	keys := slices.Sorted(maps.Keys(p))
+	keys := sortedWords(p)
 	lists := make([][]int32, len(keys))
 	for i, k := range keys {
 		lists[i] = p[k]
 	}
-	w.postings(name, keys, lists)
+	w.postings(name, words(keys), lists)
+}
+
+// sortedWords are m's keys in the order of their strings.
+func sortedWords[V any](m map[word]V) []word {
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b word) int { return strings.Compare(a.Value(), b.Value()) })
+	return keys
 }
 
 // assembleTables joins the records' parts into the bytes of a tables file
@@ -124,10 +162,11 @@ func assembleTables(ids []string, parts []recordTables) ([]byte, error) {
 	byCode, byClass, codeKeys := postingsBuilder{}, postingsBuilder{}, postingsBuilder{}
 	idents, srcIdents := postingsBuilder{}, postingsBuilder{}
 	projects := map[string][]string{}
-	df := map[string]int{}
+	df := map[word]int{}
+	empty := unique.Make("")
 	for i, rt := range parts {
 		rec := int32(i)
-		for _, set := range [][]string{rt.msgWords, rt.codeWords} {
+		for _, set := range [][]word{rt.msgWords, rt.codeWords} {
 			for _, w := range set {
 				df[w]++
 			}
@@ -137,17 +176,18 @@ func assembleTables(ids []string, parts []recordTables) ([]byte, error) {
 				df[w]-- // counted once per record
 			}
 		}
-		if rt.code != "" {
+		if rt.code != empty {
 			byCode.add(rt.code, rec)
 			codeKeys.add(rt.code, rec)
 		}
-		if rt.class != "" {
+		if rt.class != empty {
 			byClass.add(rt.class, rec)
 			codeKeys.add(rt.class, rec)
 		}
-		for _, part := range strings.SplitN(rt.repo, "/", 2) {
-			if k := strings.Join(wordsOf(part), ""); len(k) >= 4 && !slices.Contains(projects[k], rt.repo) {
-				projects[k] = append(projects[k], rt.repo)
+		repo := rt.repo.Value()
+		for _, part := range strings.SplitN(repo, "/", 2) {
+			if k := strings.Join(wordsOf(part), ""); len(k) >= 4 && !slices.Contains(projects[k], repo) {
+				projects[k] = append(projects[k], repo)
 			}
 		}
 		for _, id := range rt.idents {
@@ -172,15 +212,15 @@ func assembleTables(ids []string, parts []recordTables) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("word vocabulary: %w", err)
 	}
-	codeDF := map[string]int{}
+	codeDF := map[word]int{}
 	for k, l := range codeKeys {
 		codeDF[k] = len(l)
 	}
 	if _, err := writeVocab(w, "codes", codeDF); err != nil {
 		return nil, fmt.Errorf("code vocabulary: %w", err)
 	}
-	writeWordSets(w, "msgwords", parts, words, df, func(rt *recordTables) []string { return rt.msgWords })
-	writeWordSets(w, "codewords", parts, words, df, func(rt *recordTables) []string { return rt.codeWords })
+	writeWordSets(w, "msgwords", parts, words, df, func(rt *recordTables) []word { return rt.msgWords })
+	writeWordSets(w, "codewords", parts, words, df, func(rt *recordTables) []word { return rt.codeWords })
 	seqs := make([]string, n)
 	for i := range parts {
 		seqs[i] = parts[i].msgSeq
@@ -193,10 +233,10 @@ func assembleTables(ids []string, parts []recordTables) ([]byte, error) {
 
 // writeVocab writes the sorted words with their document frequencies, and
 // an FST of them for typo correction; it returns each word's number.
-func writeVocab(w *sectionWriter, name string, df map[string]int) (map[string]uint32, error) {
-	keys := slices.Sorted(maps.Keys(df))
+func writeVocab(w *sectionWriter, name string, df map[word]int) (map[word]uint32, error) {
+	keys := sortedWords(df)
 	counts := make([]uint32, len(keys))
-	num := make(map[string]uint32, len(keys))
+	num := make(map[word]uint32, len(keys))
 	var buf bytes.Buffer
 	b, err := vellum.New(&buf, nil)
 	if err != nil {
@@ -205,14 +245,14 @@ func writeVocab(w *sectionWriter, name string, df map[string]int) (map[string]ui
 	for i, k := range keys {
 		counts[i] = uint32(df[k])
 		num[k] = uint32(i)
-		if err := b.Insert([]byte(k), uint64(df[k])); err != nil {
+		if err := b.Insert([]byte(k.Value()), uint64(df[k])); err != nil {
 			return nil, err
 		}
 	}
 	if err := b.Close(); err != nil {
 		return nil, err
 	}
-	w.strs(name, keys)
+	w.strs(name, words(keys))
 	w.u32s(name+".df", counts)
 	w.bytes(name+".fst", buf.Bytes())
 	return num, nil
@@ -220,7 +260,7 @@ func writeVocab(w *sectionWriter, name string, df map[string]int) (map[string]ui
 
 // writeWordSets writes each record's words as sorted word numbers, and
 // the sum of their IDF.
-func writeWordSets(w *sectionWriter, name string, parts []recordTables, num map[string]uint32, df map[string]int, of func(*recordTables) []string) {
+func writeWordSets(w *sectionWriter, name string, parts []recordTables, num map[word]uint32, df map[word]int, of func(*recordTables) []word) {
 	off := make([]uint32, 1, len(parts)+1)
 	var ids []uint32
 	sums := make([]float64, len(parts))
@@ -239,13 +279,13 @@ func writeWordSets(w *sectionWriter, name string, parts []recordTables, num map[
 // writeTemplates writes the template keys with their records and weights.
 func writeTemplates(w *sectionWriter, parts []recordTables) {
 	type ref struct{ rec, weight int32 }
-	refs := map[string][]ref{}
+	refs := map[word][]ref{}
 	for i, rt := range parts {
 		for _, t := range rt.templates {
 			refs[t.key] = append(refs[t.key], ref{int32(i), int32(t.weight)})
 		}
 	}
-	keys := slices.Sorted(maps.Keys(refs))
+	keys := sortedWords(refs)
 	lists := make([][]int32, len(keys))
 	var weights []int32
 	for i, k := range keys {
@@ -254,7 +294,7 @@ func writeTemplates(w *sectionWriter, parts []recordTables) {
 			weights = append(weights, r.weight)
 		}
 	}
-	w.postings("templates", keys, lists)
+	w.postings("templates", words(keys), lists)
 	w.i32s("templates.weight", weights)
 }
 
@@ -264,10 +304,11 @@ func writeTemplates(w *sectionWriter, parts []recordTables) {
 func writePatterns(w *sectionWriter, parts []recordTables) {
 	var (
 		recs, weights []int32
-		exprs, req    []string
+		exprs         []string
+		req           []word
 		reqOff        = []uint32{0}
 	)
-	df := map[string]int{}
+	df := map[word]int{}
 	for i, rt := range parts {
 		for _, m := range rt.patterns {
 			recs = append(recs, int32(i))
@@ -299,7 +340,7 @@ func writePatterns(w *sectionWriter, parts []recordTables) {
 	w.i32s("patterns.rec", recs)
 	w.i32s("patterns.weight", weights)
 	w.strs("patterns.expr", exprs)
-	w.strs("patterns.req", req)
+	w.strs("patterns.req", words(req))
 	w.u32s("patterns.reqoff", reqOff)
 	byWord.write(w, "patterns.byword")
 	w.i32s("patterns.always", always)
