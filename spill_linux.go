@@ -5,6 +5,7 @@ package errkb
 import (
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -63,13 +64,21 @@ func (sf *spillFile) spill(recs []*Record) error {
 		refs []ref
 	)
 	for _, r := range recs {
-		refs = append(refs, ref{rec: r, off: len(buf), len: len(r.Raw)})
+		rawOff := len(buf)
+		refs = append(refs, ref{rec: r, off: rawOff, len: len(r.Raw)})
 		buf = append(buf, r.Raw...)
 		for k, p := range spillableStrings(r) {
-			if len(*p) >= spillMin {
-				refs = append(refs, ref{rec: r, str: p, field: k + 1, off: len(buf), len: len(*p)})
+			if len(*p) < spillMin {
+				continue
+			}
+			// A field without JSON escapes (prose on one line, URLs) is
+			// spelled out in the raw JSON already: point there.
+			off := rawOff + indexIn(r.Raw, *p)
+			if off < rawOff {
+				off = len(buf)
 				buf = append(buf, *p...)
 			}
+			refs = append(refs, ref{rec: r, str: p, field: k + 1, off: off, len: len(*p)})
 		}
 	}
 	if len(buf) == 0 {
@@ -104,6 +113,24 @@ func (sf *spillFile) spill(recs []*Record) error {
 		}
 	}
 	return nil
+}
+
+// indexIn returns where s occurs in raw, or -1. It looks for a short
+// prefix, which the runtime finds with vector instructions, and checks the
+// rest only there.
+func indexIn(raw []byte, s string) int {
+	prefix := s[:min(len(s), 32)]
+	for from := 0; ; {
+		i := strings.Index(unsafe.String(unsafe.SliceData(raw[from:]), len(raw)-from), prefix)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if len(raw)-i >= len(s) && string(raw[i:i+len(s)]) == s {
+			return i
+		}
+		from = i + 1
+	}
 }
 
 // spillableStrings are the record's fields that hold prose or code.
