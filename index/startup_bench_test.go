@@ -22,7 +22,12 @@ func BenchmarkStartup(b *testing.B) {
 	if path == "" {
 		b.Skip("set ERRKB_BENCH_DATASET to a dataset folder")
 	}
-	dir := b.TempDir()
+	// ERRKB_BENCH_INDEX_DIR keeps the index between runs, to profile
+	// restarts alone: -bench Startup/restart builds it on its first run.
+	dir := os.Getenv("ERRKB_BENCH_INDEX_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("ERRKB_BENCH_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
