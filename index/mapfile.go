@@ -1,9 +1,7 @@
 package index
 
 import (
-	"errors"
 	"fmt"
-	"hash/crc32"
 	"os"
 
 	"github.com/blevesearch/mmap-go"
@@ -12,7 +10,9 @@ import (
 // mapFile maps the file at path read-only after checking its size and
 // CRC-32C against want, and returns the bytes and how to unmap them.
 // Mapped, the tables cost no decoding and live in the page cache, which
-// the kernel shares and can reclaim, rather than on the heap.
+// the kernel shares and can reclaim, rather than on the heap. The
+// checksum is read through the page cache, not the mapping, so checking
+// it leaves nothing resident in the process.
 func mapFile(path string, want fileInfo) ([]byte, func() error, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -26,13 +26,16 @@ func mapFile(path string, want fileInfo) ([]byte, func() error, error) {
 	if info.Size() != want.Size || want.Size == 0 {
 		return nil, nil, fmt.Errorf("%s is %d bytes, want %d", path, info.Size(), want.Size)
 	}
+	sum, err := fileCRC(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if sum != want.CRC32C {
+		return nil, nil, fmt.Errorf("%s is damaged (checksum mismatch)", path)
+	}
 	m, err := mmap.Map(f, mmap.RDONLY, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("map %s: %w", path, err)
-	}
-	if crc32.Checksum(m, castagnoli) != want.CRC32C {
-		m.Unmap()
-		return nil, nil, errors.New("the lookup tables file is damaged (checksum mismatch)")
 	}
 	return m, m.Unmap, nil
 }

@@ -106,6 +106,9 @@ func Open(ctx context.Context, ds *errkb.Dataset, dir string, log *slog.Logger) 
 	case err == nil:
 		log.Info("index reused", "dir", final, "records", ds.Len(), "took", time.Since(start).Round(time.Millisecond))
 		removeOthers(dir, key[:32], log)
+		// Loading and keying the dataset read some records' text (see
+		// errkb.Options.SpillDir); it need not stay resident.
+		ds.ReleasePages()
 		return ix, nil
 	case errors.Is(err, fs.ErrNotExist):
 		log.Info("no index for this dataset yet; building", "dir", final)
@@ -161,6 +164,7 @@ func openPersisted(ds *errkb.Dataset, folder, key string) (*Index, error) {
 		unmap()
 		return nil, err
 	}
+	releasePages(mem)
 	bi, err := bleve.OpenUsing(bdir, map[string]any{"read_only": true})
 	if err != nil {
 		unmap()

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package index
+
+// releasePages does nothing where madvise is not at hand.
+func releasePages(m []byte) {}
