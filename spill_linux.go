@@ -59,8 +59,19 @@ func (sf *spillFile) spill(recs []*Record) error {
 		field    int
 		off, len int
 	}
+	// Sized up front: grown by append, the buffer cost five times the
+	// bytes spilled in allocations.
+	size := 0
+	for _, r := range recs {
+		size += len(r.Raw)
+		for _, p := range spillableStrings(r) {
+			if len(*p) >= spillMin {
+				size += len(*p)
+			}
+		}
+	}
 	var (
-		buf  []byte
+		buf  = make([]byte, 0, size)
 		refs []ref
 	)
 	for _, r := range recs {
