@@ -206,9 +206,6 @@ func (ws wordSet) has(w string) bool {
 	return ok
 }
 
-// len is how many words there are.
-func (ws wordSet) len() int { return len(ws.ids) }
-
 // isTemplate reports whether pieces come from a template with printf or
 // {name} placeholders (a regexp's holes keep no text).
 func isTemplate(pieces []piece) bool {
