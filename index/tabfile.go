@@ -137,6 +137,9 @@ func readSections(data []byte) (*sections, error) {
 	}
 	n := int(binary.LittleEndian.Uint32(data[p+4:]))
 	p += 8
+	if n > (len(data)-p)/20 { // each entry takes 20 bytes or more
+		return nil, errors.New("lookup tables: truncated header")
+	}
 	s := &sections{m: make(map[string][]byte, n)}
 	for range n {
 		if p+4 > len(data) {
