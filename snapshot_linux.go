@@ -153,6 +153,7 @@ func loadSnapshot(dir, key string) (*Dataset, error) {
 		if mem, err = syscall.Mmap(int(bin.Fd()), 0, int(hdr.BinSize), syscall.PROT_READ, syscall.MAP_SHARED); err != nil {
 			return nil, fmt.Errorf("snapshot: map: %w", err)
 		}
+		smallPages(mem)
 	}
 	records := make([]*Record, 0, hdr.Count)
 	digests := make(map[*Record][32]byte, hdr.Count)

@@ -37,5 +37,6 @@ func mapFile(path string, want fileInfo) ([]byte, func() error, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("map %s: %w", path, err)
 	}
+	smallPages(m)
 	return m, m.Unmap, nil
 }
