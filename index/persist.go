@@ -175,7 +175,9 @@ func openPersisted(ds *errkb.Dataset, folder, key string) (*Index, error) {
 		unmap()
 		return nil, fmt.Errorf("index holds %d documents, want %d (%v)", n, records, err)
 	}
-	return &Index{ds: ds, bi: bi, t: t, unmap: unmap}, nil
+	ix := &Index{ds: ds, bi: bi, t: t, unmap: unmap}
+	ix.releasePagesEvery(releaseInterval)
+	return ix, nil
 }
 
 // buildPersisted builds the index in a fresh folder next to final and
