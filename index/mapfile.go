@@ -5,6 +5,8 @@ import (
 	"os"
 
 	"github.com/blevesearch/mmap-go"
+
+	"github.com/errkb/errkb/internal/safefile"
 )
 
 // mapFile maps the file at path read-only after checking its size and
@@ -26,7 +28,7 @@ func mapFile(path string, want fileInfo) ([]byte, func() error, error) {
 	if info.Size() != want.Size || want.Size == 0 {
 		return nil, nil, fmt.Errorf("%s is %d bytes, want %d", path, info.Size(), want.Size)
 	}
-	sum, err := fileCRC(path)
+	sum, _, err := safefile.FileCRC(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,13 +1,13 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -22,6 +22,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/searcher"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/safefile"
 )
 
 // formatVersion names how records become index documents. Bump it when
@@ -107,7 +108,7 @@ func Open(ctx context.Context, ds *errkb.Dataset, dir string, log *slog.Logger) 
 		log.Info("index reused", "dir", final, "records", ds.Len(), "took", time.Since(start).Round(time.Millisecond))
 		removeOthers(dir, key[:32], log)
 		// Loading and keying the dataset read some records' text (see
-		// errkb.Options.SpillDir); it need not stay resident.
+		// internal/store); it need not stay resident.
 		ds.ReleasePages()
 		return ix, nil
 	case errors.Is(err, fs.ErrNotExist):
@@ -224,16 +225,20 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 		return a.err
 	}
 	tables := a.data
-	if err := writeFileSync(filepath.Join(tmp, tablesName), tables); err != nil {
+	if err := safefile.WriteBytes(filepath.Join(tmp, tablesName), tables); err != nil {
 		return fmt.Errorf("write lookup tables: %w", err)
 	}
-	tinfo := fileInfo{Name: tablesName, Size: int64(len(tables)), CRC32C: crc32.Checksum(tables, castagnoli)}
+	sum, _, err := safefile.CRC(bytes.NewReader(tables))
+	if err != nil {
+		return err
+	}
+	tinfo := fileInfo{Name: tablesName, Size: int64(len(tables)), CRC32C: sum}
 	files, err := listFiles(bdir)
 	if err != nil {
 		return err
 	}
 	for i := range files {
-		if files[i].CRC32C, err = fileCRC(filepath.Join(bdir, files[i].Name)); err != nil {
+		if files[i].CRC32C, _, err = safefile.FileCRC(filepath.Join(bdir, files[i].Name)); err != nil {
 			return err
 		}
 	}
@@ -242,7 +247,7 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 	if err != nil {
 		return err
 	}
-	if err := writeFileSync(filepath.Join(tmp, manifestName), data); err != nil {
+	if err := safefile.WriteBytes(filepath.Join(tmp, manifestName), data); err != nil {
 		return fmt.Errorf("write manifest: %w", err)
 	}
 	if err := os.RemoveAll(final); err != nil {
@@ -281,15 +286,13 @@ func listFiles(dir string) ([]fileInfo, error) {
 	return files, nil
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // checkSums compares every file's CRC-32C with the manifest. It reads the
 // whole index (a few hundred MB at 100,000 records) at several GB/s; that
 // is the price of never serving from a corrupted segment, which bleve
 // would only notice, if at all, in the middle of a search.
 func checkSums(dir string, files []fileInfo) error {
 	for _, f := range files {
-		sum, err := fileCRC(filepath.Join(dir, filepath.FromSlash(f.Name)))
+		sum, _, err := safefile.FileCRC(filepath.Join(dir, filepath.FromSlash(f.Name)))
 		if err != nil {
 			return err
 		}
@@ -298,35 +301,6 @@ func checkSums(dir string, files []fileInfo) error {
 		}
 	}
 	return nil
-}
-
-func fileCRC(path string) (uint32, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	h := crc32.New(castagnoli)
-	if _, err := io.Copy(h, f); err != nil {
-		return 0, fmt.Errorf("read %s: %w", path, err)
-	}
-	return h.Sum32(), nil
-}
-
-func writeFileSync(path string, data []byte) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // removeOthers deletes the indexes of other keys and abandoned builds in

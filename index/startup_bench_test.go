@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/store"
 )
 
 // BenchmarkStartup measures what `errkb serve --dataset D --index-dir X`
@@ -33,7 +34,7 @@ func BenchmarkStartup(b *testing.B) {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	start := func(b *testing.B, dir string) {
-		ds, err := errkb.LoadWithOptions(errkb.Options{SpillDir: dir}, errkb.Source{Name: "bench", FS: os.DirFS(path)})
+		ds, err := store.Load(dir, errkb.Source{Name: "bench", FS: os.DirFS(path)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,10 +1,12 @@
 //go:build linux
 
-package errkb
+package store
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/errkb/errkb"
 )
 
 // TestSpillPointsIntoRawJSON checks that a long field spelled out in the
@@ -14,14 +16,14 @@ import (
 func TestSpillPointsIntoRawJSON(t *testing.T) {
 	prose := strings.Repeat("the consumer went away while the stream was being read; ", 3)
 	code := strings.Repeat("if err != nil {\n\treturn err\n}\n", 4)
-	r := &Record{ID: "a", TriggerScenarios: prose, SourceCode: code}
+	r := &errkb.Record{ID: "a", TriggerScenarios: prose, SourceCode: code}
 	r.Raw = []byte(`{"id":"a","triggerScenarios":"` + prose + `","sourceCode":"` + strings.ReplaceAll(strings.ReplaceAll(code, "\n", `\n`), "\t", `\t`) + `"}`)
 	sf, err := newSpillFile(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sf.done()
-	if err := sf.spill([]*Record{r}); err != nil {
+	if err := sf.spill([]*errkb.Record{r}); err != nil {
 		t.Fatal(err)
 	}
 	if r.TriggerScenarios != prose || r.SourceCode != code {
