@@ -96,10 +96,12 @@ func (ix *Index) Close() error {
 	if ix.stop != nil {
 		close(ix.stop)
 		ix.done.Wait()
+		ix.stop = nil
 	}
 	err := ix.bi.Close()
 	if ix.unmap != nil {
 		err = errors.Join(err, ix.unmap())
+		ix.unmap = nil
 	}
 	return err
 }
