@@ -45,7 +45,7 @@ func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
 		return out
 	}
 	for _, f := range a.near {
-		for _, i := range ix.t.codeKeys[f.word] {
+		for _, i := range ix.t.codeKeys(f.word) {
 			r := ix.ds.Records[i]
 			text := r.ErrorCode
 			if strings.ToLower(r.ErrorClass) == f.word {
