@@ -1,7 +1,7 @@
 # The README's two commands: `go run ./cmd/errkb` serves, `make test` runs
 # every test (CI runs `make test` through .ci/run).
 
-.PHONY: test check vet generate check-generated test-browser test-fuzz bench load
+.PHONY: test check vet generate check-generated test-browser test-fuzz bench load relevance
 
 test: check
 	go test ./...
@@ -64,3 +64,11 @@ bench:
 # BENCHMARKS.md. Not part of test.
 load:
 	scripts/load.sh
+
+# The per-kind tables of both relevance suites (the fictional fixture and
+# the real records, tuning and held-out halves), then the MiniSearch
+# baseline on the real records (installs minisearch with npm). Not part of
+# test; the relevance tests in `go test` assert the floors.
+relevance:
+	@go test ./index -run '^(TestRelevance|TestRealRelevance)$$' -count=1 -v | sed -n '/records$$/,/\*\*all\*\*/p;/real records/p;/FAIL\|below/p'
+	scripts/minisearch.sh
