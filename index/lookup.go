@@ -97,10 +97,13 @@ func (e *evidence) tier() (tier, strength int) {
 	case e.code > 0 || e.class > 0 || e.keyedIdent:
 		// Naming the record by code and class at once is stronger than by
 		// either: a JSON log's "type" may be a shared class while its
-		// "code" is the record's own.
-		return tierName, e.code + e.class
-	case p.weight > 0 && !p.corrected && (p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight):
-		return tierPattern, p.weight
+		// "code" is the record's own. An identifier only this record uses
+		// ("zip.ErrChecksum" beside zlib's ErrChecksum) adds to either.
+		return tierName, e.code + e.class + boolInt(e.keyedIdent)
+	case p.weight > 0 && !p.corrected && (p.bounded && p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight):
+		// A message found as typed is stronger found with its client
+		// prefix than without.
+		return tierPattern, 2*p.weight + boolInt(!p.stripped)
 	case e.nearCode > 0:
 		return tierNearCode, -e.nearCode
 	case p.corrected && p.weight >= minCorrectedWeight:
@@ -155,7 +158,7 @@ func (e *evidence) messageWeight() int {
 	if e.code == 2 || e.class == 2 {
 		return 0 // the query is the name; its words are not a message
 	}
-	if p := e.pattern; !p.corrected && (p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight) {
+	if p := e.pattern; !p.corrected && (p.bounded && p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight) {
 		return p.weight
 	}
 	return 0
@@ -182,4 +185,11 @@ func (e *evidence) reason(tier int) string {
 		return "near code"
 	}
 	return "corrected message"
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

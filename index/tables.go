@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -148,9 +149,15 @@ func newTables(recs []*errkb.Record) (*tables, error) {
 		for id := range named {
 			t.idents[id] = append(t.idents[id], int32(i))
 		}
-		scanIdents(r.SourceCode, func(id string) {
+		scanIdents(r.SourceCode+"\n"+r.Documentation, func(id string) {
 			// Numbers in a snippet are sizes, statuses and timeouts, not names.
-			if k := strings.ToLower(id); distinctiveIdent(id) && !isNumber(id) && !named[k] && !containsIdx(t.srcIdents[k], int32(i)) {
+			// Constants (EWOULDBLOCK) keep their case: lower-cased, they
+			// would be words.
+			k := strings.ToLower(id)
+			if capsIdent(id) {
+				k = id
+			}
+			if (distinctiveIdent(id) || capsIdent(id)) && !isNumber(id) && !named[k] && !containsIdx(t.srcIdents[k], int32(i)) {
 				t.srcIdents[k] = append(t.srcIdents[k], int32(i))
 			}
 		})
@@ -253,8 +260,9 @@ func isIdentByte(c byte) bool {
 }
 
 // recordIdents collects the identifiers that name a record in code: its
-// code and class, and the distinctive identifiers and numbers (3+ digits)
-// of its handling code. sourceCode is left out: the snippet around the
+// code and class, the distinctive identifiers and numbers (3+ digits)
+// of its handling code, its own numeric code, and its package-qualified
+// names (see qualifiedNames). sourceCode is left out: the snippet around the
 // raise site names many other errors.
 func recordIdents(r *errkb.Record) map[string]bool {
 	out := map[string]bool{}
@@ -264,6 +272,10 @@ func recordIdents(r *errkb.Record) map[string]bool {
 				out[strings.ToLower(id)] = true
 			}
 		})
+	}
+	qualifiedNames(r, func(q string) { out[q] = true })
+	if r.NumericCode != nil {
+		out[strconv.Itoa(*r.NumericCode)] = true
 	}
 	return out
 }
