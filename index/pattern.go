@@ -514,6 +514,8 @@ func bounded(seg string, start, end int, openStart, openEnd bool) bool {
 	after := strings.TrimLeft(seg[end:], " \t")
 	// Before: punctuation, or a number (a status, a time or a pid).
 	okBefore := openStart || before == "" || strings.ContainsAny(before[len(before)-1:], ":;,.!?()[]{}\"'`=|>-0123456789")
+	// After: the end, punctuation (": cause" of a wrapped error) or
+	// key=value pairs.
 	okAfter := openEnd || after == "" || strings.ContainsAny(after[:1], ":;,.!?)]}\"'`|(-") || keyValueRE.MatchString(after)
 	return okBefore && okAfter
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+	bleveanalysis "github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -397,8 +399,34 @@ func textQuery(words []string) query.Query {
 		perWord = append(perWord, bleve.NewDisjunctionQuery(parts...))
 	}
 	d := bleve.NewDisjunctionQuery(perWord...)
-	if len(perWord) >= 4 {
+	if contentWords(words) >= 4 {
 		d.SetMin(2)
 	}
 	return d
+}
+
+// englishStop holds the stop words bleve's English analyzer drops: they
+// match nothing in message and prose fields, so they must not count
+// toward the two words a record must contain ("machine is not on the"
+// has one word that can match).
+var englishStop = func() map[string]bool {
+	m := map[string]bool{}
+	tm := bleveanalysis.NewTokenMap()
+	if err := tm.LoadBytes(en.EnglishStopWords); err == nil {
+		for w := range tm {
+			m[w] = true
+		}
+	}
+	return m
+}()
+
+// contentWords counts the distinct words that are not stop words.
+func contentWords(words []string) int {
+	seen := map[string]bool{}
+	for _, w := range words {
+		if !englishStop[w] {
+			seen[w] = true
+		}
+	}
+	return len(seen)
 }
