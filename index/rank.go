@@ -158,6 +158,11 @@ func (e *evidence) computeScore() {
 		if p.corrected {
 			ps *= 0.75
 		}
+		if p.stripped {
+			// Found without its client prefix: below the record whose
+			// message is exactly that text (the server's).
+			ps -= 15
+		}
 		s += ps
 	}
 	s += 100 * e.text
