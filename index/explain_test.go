@@ -44,12 +44,12 @@ func TestExplain(t *testing.T) {
 	}
 	u := understand(q)
 	t.Logf("segments %q\nwords %q\nchunks %q\nkeyed %q", u.segments, u.words, u.chunks, u.keyedNumbers)
-	a := ix.analyze(u)
-	t.Logf("corrections %v near %v", a.corrections, a.near)
-	ranked, _, err := ix.rank(context.Background(), a, Query{Text: q}, rerankWindow)
+	c, err := ix.candidates(context.Background(), u, Query{Text: q}, rerankWindow)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("corrections %v near %v", c.corrections, c.near)
+	ranked := ix.rank(ix.weigh(c))
 	for i, e := range ranked {
 		if i == 8 {
 			break

@@ -13,7 +13,7 @@ import (
 
 // identify finds ids, codes, classes and code identifiers, first in the
 // whole query and then in each of its pieces.
-func (ix *Index) identify(a *analysis) {
+func (ix *Index) identify(a *candidates) {
 	u := a.u
 	recs := ix.indexes
 	whole := strings.Join(strings.Fields(u.raw), " ")
@@ -106,7 +106,7 @@ func (ix *Index) identify(a *analysis) {
 			}
 		}
 	}
-	if len(a.ev) == 0 {
+	if len(a.found) == 0 {
 		ix.nearCodes(a, whole)
 	}
 }
@@ -239,7 +239,7 @@ func looksLikeCode(s string) bool {
 }
 
 // nearCodes finds codes and classes within a few edits of a short query.
-func (ix *Index) nearCodes(a *analysis, whole string) {
+func (ix *Index) nearCodes(a *candidates, whole string) {
 	if len(a.u.chunks) > 4 || len(whole) > 64 {
 		return
 	}

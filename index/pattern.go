@@ -3,6 +3,7 @@ package index
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -33,8 +34,11 @@ type matcher struct {
 	// prefix is the weight of a leading "name: " the pattern may be found
 	// without (see clientPrefix); the regexp's first group holds it.
 	prefix int
-	// openStart and openEnd: the pattern starts or ends with a hole, which
-	// takes in whatever text is there, so that end is a clause's end.
+	// openStart and openEnd: the pattern may be found with words right
+	// before or after it. Either it starts or ends with a hole, which takes
+	// in whatever text is there, or no other record's message goes on
+	// from it ("no such device" is the start of "no such device or
+	// address", so "no such device or" is not that message).
 	openStart, openEnd bool
 }
 
@@ -149,9 +153,14 @@ func wrappedText(r *errkb.Record, pat, msg string, byID map[string]*errkb.Record
 // newPatternSet compiles parsed patterns and indexes them by word.
 func newPatternSet(parsed []parsedPattern) *patternSet {
 	ps := &patternSet{byWord: map[string][]int32{}}
+	ext := newExtensions(parsed)
 	for _, pp := range parsed {
 		if m, ok := compilePattern(pp.pieces, pp.expr); ok {
 			m.rec = pp.rec
+			if lit, ok := literalText(pp.pieces); ok {
+				m.openStart = m.openStart || !ext.continued(lit, true)
+				m.openEnd = m.openEnd || !ext.continued(lit, false)
+			}
 			ps.matchers = append(ps.matchers, m)
 		}
 	}
@@ -175,6 +184,50 @@ func newPatternSet(parsed []parsedPattern) *patternSet {
 		ps.byWord[key] = append(ps.byWord[key], int32(i))
 	}
 	return ps
+}
+
+// extensions knows every literal message, lower-cased, forwards and
+// backwards, sorted, to tell whether a message is the start or the end of
+// a longer one.
+type extensions struct{ fwd, back []string }
+
+func newExtensions(parsed []parsedPattern) extensions {
+	var e extensions
+	for _, pp := range parsed {
+		if lit, ok := literalText(pp.pieces); ok {
+			e.fwd = append(e.fwd, lit)
+			e.back = append(e.back, reverse(lit))
+		}
+	}
+	slices.Sort(e.fwd)
+	slices.Sort(e.back)
+	return e
+}
+
+// continued reports whether another message goes on from lit with more
+// words: after it, or before it when backwards is set.
+func (e extensions) continued(lit string, backwards bool) bool {
+	list, key := e.fwd, lit+" "
+	if backwards {
+		list, key = e.back, reverse(" "+lit)
+	}
+	i, _ := slices.BinarySearch(list, key)
+	return i < len(list) && strings.HasPrefix(list[i], key)
+}
+
+// literalText is a pattern without holes, lower-cased, with white space
+// folded.
+func literalText(pieces []piece) (string, bool) {
+	if len(pieces) != 1 || pieces[0].hole {
+		return "", false
+	}
+	return normalizeText(pieces[0].lit), true
+}
+
+func reverse(s string) string {
+	r := []rune(s)
+	slices.Reverse(r)
+	return string(r)
 }
 
 // piece is a literal run of a pattern, or a hole (lit == "" and hole set).

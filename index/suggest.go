@@ -21,7 +21,7 @@ const maxSuggestions = 5
 // corrected word gets the corrected text. When nothing matched well, the
 // near codes and the messages of the hits sharing most words with the
 // query follow.
-func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
+func (ix *Index) didYouMean(a *candidates, ranked []*evidence) []Suggestion {
 	weak := true
 	if len(ranked) > 0 {
 		t, _ := ranked[0].tier()
