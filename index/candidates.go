@@ -23,6 +23,8 @@ type candidates struct {
 	u           *understood
 	corrections map[string]string // unknown word -> nearest known word
 	words       []string          // query words, corrected, each once
+	idf         []float64         // each word's rarity, as the vocabulary has it
+	phrase      string            // the words joined by spaces, padded, for phrases
 	near        []fuzzyWord       // codes and classes near the query, for did-you-mean
 	projects    map[string]bool   // lower-case repos whose name the query holds
 	// found holds the evidence the tables give, by record.
@@ -54,6 +56,11 @@ func (ix *Index) candidates(ctx context.Context, u *understood, q Query, size in
 	c := &candidates{u: u, corrections: map[string]string{}, found: map[int32]*evidence{}}
 	ix.identify(c)
 	ix.correct(c)
+	c.idf = make([]float64, len(c.words))
+	for i, w := range c.words {
+		c.idf[i] = ix.t.words.idf(w)
+	}
+	c.phrase = " " + strings.Join(c.words, " ") + " "
 	ix.namedProjects(c)
 	ix.findPatterns(c)
 	if err := ix.textMatches(ctx, c, q, size); err != nil {

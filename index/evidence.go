@@ -55,7 +55,9 @@ func (ix *Index) weigh(c *candidates) []*evidence {
 			}
 		}
 		ix.textCover(c, e)
-		e.project = c.projects[strings.ToLower(ix.ds.Records[h.rec].Repo)]
+		if c.projects != nil {
+			e.project = c.projects[strings.ToLower(ix.ds.Records[h.rec].Repo)]
+		}
 		e.computeScore()
 		out = append(out, e)
 	}
@@ -128,8 +130,8 @@ func (ix *Index) textCover(a *candidates, e *evidence) {
 	}
 	msg, code := ix.t.msgWords[e.rec], ix.t.codeWords[e.rec]
 	var qIDF, inAny, inMsg, inCode float64
-	for _, w := range a.words {
-		idf := ix.t.words.idf(w)
+	for i, w := range a.words {
+		idf := a.idf[i]
 		qIDF += idf
 		inM, inC := msg.has(w), code.has(w)
 		if inM {
@@ -150,7 +152,7 @@ func (ix *Index) textCover(a *candidates, e *evidence) {
 		e.textLen += 0.25 * inCode / code.idf
 	}
 	e.text += e.textLen
-	if len(a.words) >= 2 && strings.Contains(ix.t.msgSeq[e.rec], " "+strings.Join(a.words, " ")+" ") {
+	if len(a.words) >= 2 && strings.Contains(ix.t.msgSeq[e.rec], a.phrase) {
 		e.phrase = true
 	}
 }

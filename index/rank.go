@@ -46,26 +46,23 @@ func (ix *Index) evenSharedCodes(ranked []*evidence) {
 		name string
 		core float64
 	}
-	names := func(e *evidence) [2]string {
-		r := ix.ds.Records[e.rec]
-		return [2]string{"code:" + NormalizeCode(r.ErrorCode), "class:" + strings.ToLower(r.ErrorClass)}
-	}
-	best := map[key]float64{}
-	for _, e := range ranked {
+	keys := make([][2]key, len(ranked))
+	best := make(map[key]float64, 2*len(ranked))
+	for i, e := range ranked {
 		e.sortScore = e.score
+		r := ix.ds.Records[e.rec]
 		core := round3(e.score - 100*e.textLen - 10*e.bleve)
-		for _, n := range names(e) {
-			if !strings.HasSuffix(n, ":") {
-				k := key{n, core}
+		keys[i] = [2]key{{"code:" + NormalizeCode(r.ErrorCode), core}, {"class:" + strings.ToLower(r.ErrorClass), core}}
+		for _, k := range keys[i] {
+			if !strings.HasSuffix(k.name, ":") {
 				best[k] = max(best[k], e.score)
 			}
 		}
 	}
-	for _, e := range ranked {
-		core := round3(e.score - 100*e.textLen - 10*e.bleve)
-		for _, n := range names(e) {
-			if !strings.HasSuffix(n, ":") {
-				e.sortScore = max(e.sortScore, best[key{n, core}])
+	for i, e := range ranked {
+		for _, k := range keys[i] {
+			if !strings.HasSuffix(k.name, ":") {
+				e.sortScore = max(e.sortScore, best[k])
 			}
 		}
 	}

@@ -236,8 +236,11 @@ func textQuery(words []string) query.Query {
 		perWord = append(perWord, bleve.NewDisjunctionQuery(parts...))
 	}
 	d := bleve.NewDisjunctionQuery(perWord...)
-	if contentWords(words) >= 4 {
-		d.SetMin(2)
+	if n := contentWords(words); n >= 4 {
+		// A record must hold a third of a long text's words: one that
+		// shares two words with a pasted log line is no candidate, and
+		// visiting every such record was most of the cost of a query.
+		d.SetMin(float64(max(2, n/3)))
 	}
 	return d
 }
