@@ -26,7 +26,9 @@ type candidates struct {
 	idf         []float64         // each word's rarity, as the vocabulary has it
 	phrase      string            // the words joined by spaces, padded, for phrases
 	near        []fuzzyWord       // codes and classes near the query, for did-you-mean
-	projects    map[string]bool   // lower-case repos whose name the query holds
+	// correctedText is the query with its typos corrected, when it had any.
+	correctedText string
+	projects      map[string]bool // lower-case repos whose name the query holds
 	// found holds the evidence the tables give, by record.
 	found map[int32]*evidence
 	// hits are bleve's matches, best first, the found records among them.
@@ -56,6 +58,10 @@ func (ix *Index) candidates(ctx context.Context, u *understood, q Query, size in
 	c := &candidates{u: u, corrections: map[string]string{}, found: map[int32]*evidence{}}
 	ix.identify(c)
 	ix.correct(c)
+	if len(c.corrections) > 0 {
+		segs, _ := correctedSegments([]string{u.raw}, c.corrections)
+		c.correctedText = segs[0]
+	}
 	c.idf = make([]float64, len(c.words))
 	for i, w := range c.words {
 		c.idf[i] = ix.t.words.idf(w)

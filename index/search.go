@@ -221,8 +221,12 @@ func textQuery(words []string) query.Query {
 	}
 	perWord := make([]query.Query, 0, len(words))
 	seen := map[string]bool{}
+	content := contentWords(words) > 0
 	for _, w := range words {
-		if seen[w] {
+		if seen[w] || content && englishStop[w] {
+			// Stop words match nothing in the English fields and, in the
+			// code and pattern fields, most records: their postings were
+			// the longest a query walked.
 			continue
 		}
 		seen[w] = true

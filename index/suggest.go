@@ -37,9 +37,8 @@ func (ix *Index) didYouMean(a *candidates, ranked []*evidence) []Suggestion {
 		}
 	}
 	codeLike := looksLikeCode(strings.TrimSpace(a.u.raw))
-	if len(a.corrections) > 0 && !codeLike {
-		segs, _ := correctedSegments([]string{a.u.raw}, a.corrections)
-		add(Suggestion{Text: segs[0]})
+	if a.correctedText != "" && !codeLike {
+		add(Suggestion{Text: a.correctedText})
 	}
 	if !weak && !codeLike {
 		return out
