@@ -65,10 +65,12 @@ bench:
 load:
 	scripts/load.sh
 
-# The per-kind tables of both relevance suites (the fictional fixture and
-# the real records, tuning and held-out halves), then the MiniSearch
-# baseline on the real records (installs minisearch with npm). Not part of
-# test; the relevance tests in `go test` assert the floors.
+# The per-kind tables of every relevance suite (the fictional fixture, and
+# the real records of testdata/realrelevance and testdata/extractrelevance,
+# tuning and held-out halves), then the MiniSearch baseline on the real
+# suites (installs minisearch with npm ci). Not part of test; the relevance
+# tests in `go test` assert the floors.
 relevance:
-	@go test ./index -run '^(TestRelevance|TestRealRelevance)$$' -count=1 -v | sed -n '/records$$/,/\*\*all\*\*/p;/real records/p;/FAIL\|below/p'
-	scripts/minisearch.sh
+	@go test ./index -run '^(TestRelevance|TestRealRelevance)$$' -count=1 -v | sed -n '/relevance, /p;/ records$$/,/\*\*all\*\*/p;/FAIL\|below/p'
+	scripts/minisearch.sh testdata/realrelevance
+	node scripts/minisearch/baseline.mjs testdata/extractrelevance

@@ -171,11 +171,36 @@ func (a *candidates) searchWords() []string {
 			runes += n
 		}
 	}
-	for _, w := range a.words {
+	for _, w := range a.rarestWords(maxTextWords) {
 		add(w)
 	}
 	for w := range a.corrections {
 		add(w)
+	}
+	return out
+}
+
+// maxTextWords is how many of a text's words bleve is asked for: the
+// rarest, which tell records apart. A log line's common words ("failed",
+// "request", "stream") add little to a record's rank and cost the most,
+// bleve walking every record that holds them.
+const maxTextWords = 6
+
+// rarestWords returns the n rarest words, in the query's order.
+func (a *candidates) rarestWords(n int) []string {
+	if len(a.words) <= n {
+		return a.words
+	}
+	idx := make([]int, len(a.words))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return a.idf[idx[i]] > a.idf[idx[j]] })
+	idx = idx[:n]
+	sort.Ints(idx)
+	out := make([]string, n)
+	for i, k := range idx {
+		out[i] = a.words[k]
 	}
 	return out
 }

@@ -16,7 +16,7 @@ import (
 // realLookup is a built index of the real records, shared by these tests.
 func realLookup(t *testing.T) (*Index, []*errkb.Record) {
 	t.Helper()
-	ix, _ := realRelevanceIndex(t)
+	ix, _ := realRelevanceIndex(t, realSuiteDefault)
 	return ix, ix.Dataset().Records
 }
 

@@ -8,12 +8,15 @@ import MiniSearch from 'minisearch'
 const root = process.argv[2] || 'testdata/realrelevance'
 const records = []
 const walk = (dir) => {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, encoding: 'utf8' }).sort((a, b) => a.name.localeCompare(b.name))) {
     const p = path.join(dir, e.name)
     if (e.isDirectory()) walk(p)
-    else if (e.name.endsWith('.jsonl')) {
+    else if (e.name.endsWith('.jsonl') || (e.name.endsWith('.json') && e.name !== '_source.json')) {
       for (const line of fs.readFileSync(p, 'utf8').split('\n')) {
-        if (line.trim()) records.push(JSON.parse(line).record)
+        if (line.trim()) {
+          const v = JSON.parse(line)
+          records.push(v.record ?? v)
+        }
       }
     }
   }

@@ -76,8 +76,16 @@ func main() {
 	fmt.Println(len(qs), "queries", count)
 }
 
+// load reads records.jsonl files (one envelope a line) and folders of
+// one envelope per .json file, as errkb extract writes them.
 func load(dir string) []*record {
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*", "records.jsonl"))
+	one, _ := filepath.Glob(filepath.Join(dir, "*", "*", "*.json"))
+	for _, f := range one {
+		if filepath.Base(f) != "_source.json" {
+			files = append(files, f)
+		}
+	}
 	sort.Strings(files)
 	var recs []*record
 	for _, f := range files {
@@ -89,6 +97,12 @@ func load(dir string) []*record {
 			var env struct{ Record *record }
 			if err := json.Unmarshal([]byte(line), &env); err != nil {
 				log.Fatal(err)
+			}
+			if env.Record == nil { // a bare record
+				env.Record = &record{}
+				if err := json.Unmarshal([]byte(line), env.Record); err != nil {
+					log.Fatal(err)
+				}
 			}
 			recs = append(recs, env.Record)
 		}
