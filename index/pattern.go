@@ -160,6 +160,8 @@ func newPatternSet(parsed []parsedPattern) *patternSet {
 			if lit, ok := literalText(pp.pieces); ok {
 				m.openStart = m.openStart || !ext.continued(lit, true)
 				m.openEnd = m.openEnd || !ext.continued(lit, false)
+			} else {
+				m.openStart, m.openEnd = true, true
 			}
 			ps.matchers = append(ps.matchers, m)
 		}
@@ -215,13 +217,15 @@ func (e extensions) continued(lit string, backwards bool) bool {
 	return i < len(list) && strings.HasPrefix(list[i], key)
 }
 
-// literalText is a pattern without holes, lower-cased, with white space
-// folded.
+// literalText is a literal or template pattern as written, lower-cased,
+// with white space folded; a regexp's pieces have lost their text.
 func literalText(pieces []piece) (string, bool) {
-	if len(pieces) != 1 || pieces[0].hole {
-		return "", false
+	for _, pc := range pieces {
+		if pc.hole && pc.lit == "" {
+			return "", false
+		}
 	}
-	return normalizeText(pieces[0].lit), true
+	return normalizeText(templateText(pieces)), true
 }
 
 func reverse(s string) string {

@@ -3,6 +3,8 @@ package index
 import (
 	"slices"
 	"testing"
+
+	"github.com/errkb/errkb"
 )
 
 func TestCompilePattern(t *testing.T) {
@@ -98,4 +100,65 @@ func TestLooksLikeRegexp(t *testing.T) {
 			t.Errorf("looksLikeRegexp(%q) = %v, want %v", p, got, want)
 		}
 	}
+}
+
+func TestClientPrefixOptional(t *testing.T) {
+	ps := newPatternSet(parseRecordPatterns([]*errkb.Record{{ErrorMessage: "nats: consumer not found"}}))
+	for _, tc := range []struct {
+		seg      string
+		weight   int
+		stripped bool
+	}{
+		{"nats: consumer not found", 20, false},
+		{"consumer not found", 16, true},
+		{"lookup failed: consumer not found", 16, true},
+		{"stream not found", 0, false},
+	} {
+		hits := map[int32]patternHit{}
+		ps.match([]string{tc.seg}, tokenSet(tc.seg), false, hits)
+		if h := hits[0]; h.weight != tc.weight || h.stripped != tc.stripped {
+			t.Errorf("%q: hit %+v, want weight %d stripped %v", tc.seg, h, tc.weight, tc.stripped)
+		}
+	}
+}
+
+func TestBoundedWhereMessagesGoOn(t *testing.T) {
+	recs := []*errkb.Record{{ErrorMessage: "no such device"}, {ErrorMessage: "no such device or address"}, {ErrorMessage: "timed out flushing %s to disk"}}
+	ps := newPatternSet(parseRecordPatterns(recs))
+	for _, tc := range []struct {
+		seg     string
+		rec     int32
+		bounded bool
+	}{
+		{"open /dev/sdb: no such device", 0, true},
+		{"no such device or", 0, false},        // the start of the longer message
+		{"no such device (errno 19)", 0, true}, // punctuation after it
+		{"store: timed out flushing widgets to disk after 30s", 2, true},
+	} {
+		hits := map[int32]patternHit{}
+		ps.match([]string{tc.seg}, tokenSet(tc.seg), false, hits)
+		if h := hits[tc.rec]; h.weight == 0 || h.bounded != tc.bounded {
+			t.Errorf("%q: record %d hit %+v, want bounded %v", tc.seg, tc.rec, h, tc.bounded)
+		}
+	}
+}
+
+func TestWrappedTextFillsW(t *testing.T) {
+	inner := &errkb.Record{ID: "in", ErrorMessage: "invalid mapping destination"}
+	outer := &errkb.Record{ID: "out", ErrorMessage: "%w: invalid subject", Wraps: []string{"in"}}
+	ps := newPatternSet(parseRecordPatterns([]*errkb.Record{inner, outer}))
+	seg := "reload: invalid mapping destination: invalid subject"
+	hits := map[int32]patternHit{}
+	ps.match([]string{seg}, tokenSet(seg), false, hits)
+	if hits[1].weight <= hits[0].weight {
+		t.Errorf("wrapping record weighs %d, wrapped %d: want the wrapping one heavier", hits[1].weight, hits[0].weight)
+	}
+}
+
+func tokenSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range wordsOf(s) {
+		m[w] = true
+	}
+	return m
 }
