@@ -219,6 +219,15 @@ func textQuery(words []string) query.Query {
 	}{
 		{fieldMessage, 4}, {fieldCodeText, 3}, {fieldPattern, 1}, {fieldDoc, 1}, {fieldProse, 0.5}, {fieldCodeBody, 0.5},
 	}
+	if contentWords(words) > maxProseWords {
+		// A long text is a pasted message or log line: its record is
+		// found by message, names and documentation. Prose and snippets
+		// are asked for short descriptions typed by hand ("disk full on
+		// replica"); for long texts their postings were a quarter to a
+		// third of the query's CPU, for one first hit of the real-record
+		// suite's 4,033 queries (see docs/search.md).
+		fields = fields[:4]
+	}
 	perWord := make([]query.Query, 0, len(words))
 	seen := map[string]bool{}
 	content := contentWords(words) > 0
@@ -248,6 +257,10 @@ func textQuery(words []string) query.Query {
 	}
 	return d
 }
+
+// maxProseWords is the most words a query may have for prose and source
+// snippets to be searched.
+const maxProseWords = 3
 
 // englishStop holds the stop words bleve's English analyzer drops: they
 // match nothing in message and prose fields, so they must not count
