@@ -2,27 +2,15 @@ package index
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"testing"
-
-	"github.com/errkb/errkb"
 )
 
 // testIndex builds a real index of testdata/basic: the seed record and
 // fictional acme-labs/widgetd records, two of which share a code.
 func testIndex(t testing.TB) *Index {
 	t.Helper()
-	ds, err := errkb.Load(errkb.Source{Name: "basic", FS: os.DirFS("../testdata/basic")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	return ix
+	return buildIndex(t, "basic", os.DirFS("../testdata/basic"))
 }
 
 func TestSearchFindsRecordFirst(t *testing.T) {

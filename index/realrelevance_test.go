@@ -1,18 +1,13 @@
 package index
 
 import (
-	"context"
-	"encoding/json"
 	"flag"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/errkb/errkb"
 )
 
 // The real-record relevance suite: records made from real Go sources (the
@@ -78,27 +73,11 @@ func (p provenanceHidden) Open(name string) (fs.File, error) {
 
 func realRelevanceIndex(t testing.TB, dir string) (*Index, []realQuery) {
 	t.Helper()
-	ds, err := errkb.Load(errkb.Source{Name: "realrelevance", FS: provenanceHidden{os.DirFS(filepath.Join(dir, "dataset"))}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	data, err := os.ReadFile(filepath.Join(dir, "queries.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := buildIndex(t, "realrelevance", provenanceHidden{os.DirFS(filepath.Join(dir, "dataset"))})
 	var qs []realQuery
-	if err := json.Unmarshal(data, &qs); err != nil {
-		t.Fatal(err)
-	}
+	readQueries(t, filepath.Join(dir, "queries.json"), &qs)
 	for _, q := range qs {
-		if _, ok := ds.ByID(q.Want); !ok {
-			t.Fatalf("query %q wants %s, which is not in the dataset", q.Q, q.Want)
-		}
+		wantInDataset(t, ix, q.labelled)
 	}
 	return ix, qs
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"sort"
@@ -63,7 +64,20 @@ func ratio(a, b int) float64 {
 
 func relevanceIndex(t testing.TB) (*Index, []labelled) {
 	t.Helper()
-	ds, err := errkb.Load(errkb.Source{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
+	ix := buildIndex(t, "relevance", os.DirFS("../testdata/relevance/dataset"))
+	var qs []labelled
+	readQueries(t, "../testdata/relevance/queries.json", &qs)
+	for _, q := range qs {
+		wantInDataset(t, ix, q)
+	}
+	return ix, qs
+}
+
+// buildIndex loads the dataset in fsys and builds an index of it, closed
+// when the test ends.
+func buildIndex(t testing.TB, name string, fsys fs.FS) *Index {
+	t.Helper()
+	ds, err := errkb.Load(errkb.Source{Name: name, FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,20 +86,26 @@ func relevanceIndex(t testing.TB) (*Index, []labelled) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	data, err := os.ReadFile("../testdata/relevance/queries.json")
+	return ix
+}
+
+// readQueries decodes a suite's queries file into v.
+func readQueries(t testing.TB, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var qs []labelled
-	if err := json.Unmarshal(data, &qs); err != nil {
+	if err := json.Unmarshal(data, v); err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range qs {
-		if _, ok := ds.ByID(q.Want); !ok {
-			t.Fatalf("query %q wants %s, which is not in the dataset", q.Q, q.Want)
-		}
+}
+
+func wantInDataset(t testing.TB, ix *Index, q labelled) {
+	t.Helper()
+	if _, ok := ix.Dataset().ByID(q.Want); !ok {
+		t.Fatalf("query %q wants %s, which is not in the dataset", q.Q, q.Want)
 	}
-	return ix, qs
 }
 
 func TestRelevance(t *testing.T) {
