@@ -40,7 +40,7 @@ func rankIndex(t testing.TB) *Index {
 		lines = append(lines, string(b))
 	}
 	fsys := fstest.MapFS{"records.jsonl": &fstest.MapFile{Data: []byte(strings.Join(lines, "\n"))}}
-	return buildIndex(t, "rank", fsys)
+	return buildIndex(t, errkb.Source{Name: "rank", FS: fsys})
 }
 
 func TestRanking(t *testing.T) {

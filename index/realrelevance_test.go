@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/errkb/errkb"
 )
 
 // The real-record relevance suite: records made from real Go sources (the
@@ -73,7 +75,7 @@ func (p provenanceHidden) Open(name string) (fs.File, error) {
 
 func realRelevanceIndex(t testing.TB, dir string) (*Index, []realQuery) {
 	t.Helper()
-	ix := buildIndex(t, "realrelevance", provenanceHidden{os.DirFS(filepath.Join(dir, "dataset"))})
+	ix := buildIndex(t, errkb.Source{Name: "realrelevance", FS: provenanceHidden{os.DirFS(filepath.Join(dir, "dataset"))}})
 	var qs []realQuery
 	readQueries(t, filepath.Join(dir, "queries.json"), &qs)
 	for _, q := range qs {

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io/fs"
-	"log/slog"
 	"os"
 	"sort"
 	"strings"
@@ -64,29 +62,13 @@ func ratio(a, b int) float64 {
 
 func relevanceIndex(t testing.TB) (*Index, []labelled) {
 	t.Helper()
-	ix := buildIndex(t, "relevance", os.DirFS("../testdata/relevance/dataset"))
+	ix := buildIndex(t, errkb.Source{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
 	var qs []labelled
 	readQueries(t, "../testdata/relevance/queries.json", &qs)
 	for _, q := range qs {
 		wantInDataset(t, ix, q)
 	}
 	return ix, qs
-}
-
-// buildIndex loads the dataset in fsys and builds an index of it, closed
-// when the test ends.
-func buildIndex(t testing.TB, name string, fsys fs.FS) *Index {
-	t.Helper()
-	ds, err := errkb.Load(errkb.Source{Name: name, FS: fsys})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	return ix
 }
 
 // readQueries decodes a suite's queries file into v.
