@@ -46,8 +46,9 @@ type RecordItem struct {
 // HomeView is the front page.
 type HomeView struct {
 	Base
-	Projects []Link
-	Tags     []Link
+	Projects      []Link // the largest projects, largest first
+	ProjectsTotal int    // every project; more than len(Projects) when the list is cut
+	Tags          []Link
 }
 
 // SearchView is a page of search results.
@@ -147,12 +148,6 @@ type ListView struct {
 	Heading string
 	Intro   string
 	Records []RecordItem
-}
-
-// ProjectsView lists every project.
-type ProjectsView struct {
-	Base
-	Projects []Link
 }
 
 // ProblemView is an error page (404, 400, 500): what went wrong and a way on.

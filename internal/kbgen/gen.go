@@ -42,6 +42,7 @@ type Record struct {
 	AnalyzedAt       string   `json:"analyzedAt"`
 	ContentChangedAt *string  `json:"contentChangedAt"`
 	SchemaVersion    int      `json:"schemaVersion"`
+	NumericCode      *int     `json:"numericCode,omitempty"`
 }
 
 // Envelope is the on-disk wrapper around a record, as in the seed files.
@@ -166,6 +167,16 @@ func (g *Generator) code(p, k int) string {
 	return code
 }
 
+// numericSuffix is the number a code ends with ("SIN-2899" -> 2899).
+func numericSuffix(code string) int {
+	i := len(code)
+	for i > 0 && code[i-1] >= '0' && code[i-1] <= '9' {
+		i--
+	}
+	n, _ := strconv.Atoi(code[i:])
+	return n
+}
+
 // ID returns the 16-hex id of record i. mix64 is a bijection, so ids are
 // unique for all indexes of one seed.
 func (g *Generator) ID(i int) string {
@@ -200,6 +211,12 @@ func (g *Generator) Record(i int) Record {
 	if r.IntN(100) < 55 {
 		status := cond.http
 		rec.HTTPStatus = &status
+	}
+	if pr.codeStyle == codeNumeric {
+		// The number of a numeric code ("SIN-2899"), as JetStream's
+		// err_code sits beside its JS_* code.
+		n := numericSuffix(rec.ErrorCode)
+		rec.NumericCode = &n
 	}
 	parts := parsedMsgs[ci][r.IntN(len(parsedMsgs[ci]))]
 	plural := pluralize(subj)
