@@ -100,7 +100,7 @@ func (s *Server) projectView(repo string, recs []*errkb.Record, pq projectQuery)
 		Filter: pq.filter, FilterURL: repoPath(repo), Sort: pq.sort}
 	v.Crumbs = []templates.Link{{Label: "Projects", URL: "/errors"}, {Label: repo}}
 	v.Canonical = s.url(repoPath(repo))
-	v.Description = "The " + templates.Count(len(recs), "error", "errors") + " of " + repo + ", grouped, with their codes."
+	v.Description = "The " + templates.Count(len(recs), "error", "errors") + " of " + repo + ": codes, messages and statuses, with a filter."
 	module := ""
 	if p, ok := s.ds.Provenance[repo]; ok {
 		v.Source = &p
