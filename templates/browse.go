@@ -142,6 +142,10 @@ func breakPoints(s string) []string {
 	return append(out, s[last:])
 }
 
+// openIndexMax is the most groups whose index is shown open; a longer
+// one starts folded, so the tables are not a screen or more away.
+const openIndexMax = 24
+
 // groupNoun names what a project's groups are, for "in 12 packages".
 func groupNoun(groupedBy string) string {
 	if groupedBy == "" {
