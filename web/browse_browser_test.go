@@ -89,23 +89,6 @@ var (
 const shownRowsJS = `Array.from(document.querySelectorAll("table.errors tbody tr")).filter(function (r) {
   return r.getClientRects().length > 0 }).map(function (r) { return r.querySelector("a").getAttribute("href") })`
 
-// matching is the records of repo whose code, message, HTTP status and
-// number hold every word of q, as a reader would pick them out.
-func matching(recs []*errkb.Record, q string) map[string]bool {
-	out := map[string]bool{}
-	for _, r := range recs {
-		text := strings.ToLower(r.ErrorCode + " " + r.ErrorMessage + " " + optInt(r.HTTPStatus) + " " + optInt(r.NumericCode))
-		ok := true
-		for _, w := range strings.Fields(strings.ToLower(q)) {
-			ok = ok && strings.Contains(text, w)
-		}
-		if ok {
-			out[recordPath(r)] = true
-		}
-	}
-	return out
-}
-
 func checkShown(t *testing.T, tb *tab, want map[string]bool, what string) {
 	t.Helper()
 	got := eval[[]string](t, tb, shownRowsJS)

@@ -137,17 +137,7 @@ func TestProjectPageFilter(t *testing.T) {
 	recs := ds.ByRepo(repo)
 	for _, q := range []string{"timed out", "CONFLICT", "503", "nothing-matches-this", strconv.Itoa(*firstNumeric(recs).NumericCode)} {
 		t.Run(q, func(t *testing.T) {
-			want := map[string]bool{}
-			for _, r := range recs {
-				text := strings.ToLower(r.ErrorCode + " " + r.ErrorMessage + " " + optInt(r.HTTPStatus) + " " + optInt(r.NumericCode))
-				ok := true
-				for _, w := range strings.Fields(strings.ToLower(q)) {
-					ok = ok && strings.Contains(text, w)
-				}
-				if ok {
-					want[recordPath(r)] = true
-				}
-			}
+			want := matching(recs, q)
 			resp := fetch(t, s, repoPath(repo)+"?q="+url.QueryEscape(q))
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("status %d", resp.StatusCode)
@@ -188,6 +178,23 @@ func TestProjectPageFilter(t *testing.T) {
 			})
 		})
 	}
+}
+
+// matching is the records of repo whose code, message, HTTP status and
+// number hold every word of q, as a reader would pick them out.
+func matching(recs []*errkb.Record, q string) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range recs {
+		text := strings.ToLower(r.ErrorCode + " " + r.ErrorMessage + " " + optInt(r.HTTPStatus) + " " + optInt(r.NumericCode))
+		ok := true
+		for _, w := range strings.Fields(strings.ToLower(q)) {
+			ok = ok && strings.Contains(text, w)
+		}
+		if ok {
+			out[recordPath(r)] = true
+		}
+	}
+	return out
 }
 
 func firstNumeric(recs []*errkb.Record) *errkb.Record {
