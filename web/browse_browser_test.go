@@ -3,6 +3,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -28,10 +30,15 @@ const natsRepo = "nats-io/nats-server"
 // committed.
 func TestBrowserBrowse(t *testing.T) {
 	exe := findChromium(t)
-	ds, repo := generatedDataset(t, trialRecords, trialBig)
+	fsys, repo := generatedFS(t, trialRecords, trialBig)
+	ds, err := errkb.Load(errkb.Source{Name: "generated", FS: fsys}, errkb.Source{Name: "long", FS: longNameFS()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	gen := httptest.NewServer(withCSP(readyServer(t, ds, Config{})))
 	defer gen.Close()
-	embedded, err := errkb.Load(errkb.Embedded())
+	var embedded *errkb.Dataset
+	embedded, err = errkb.Load(errkb.Embedded())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,8 +52,22 @@ func TestBrowserBrowse(t *testing.T) {
 	t.Run("SortByNumber", bb.sortByNumber)
 	t.Run("ProjectsFilter", bb.projectsFilter)
 	t.Run("SearchSnippets", bb.searchSnippets)
+	t.Run("LongNameFacet", bb.longNameFacet)
 	t.Run("NATS", bb.nats)
 	t.Run("Screens", bb.screens)
+}
+
+// longRepo is a fictional project with a long name, whose errors share the
+// word "zanzibar", so a search for it lists the project among the facets.
+const longRepo = "northwind-distributed-systems-laboratory/replicated-transaction-coordinator"
+
+func longNameFS() fstest.MapFS {
+	var b strings.Builder
+	for i, slug := range []string{"zanzibar-lease-lost", "zanzibar-quorum-timeout", "zanzibar-epoch-stale"} {
+		fmt.Fprintf(&b, `{"record": {"id": "longname-%d", "repo": %q, "slug": %q, "errorCode": %q, "errorMessage": "zanzibar coordinator %s", "severity": "error", "documentation": "The `+"`zanzibar`"+` coordinator **gave up**: see `+"`coordinator.%s`"+`."}}`+"\n",
+			i, longRepo, slug, strings.ToUpper(strings.ReplaceAll(slug, "-", "_")), strings.ReplaceAll(slug, "-", " "), strings.ReplaceAll(slug, "-", "_"))
+	}
+	return fstest.MapFS{"long.jsonl": {Data: []byte(b.String())}}
 }
 
 type browseTest struct {
@@ -215,6 +236,26 @@ func (bb *browseTest) searchSnippets(t *testing.T) {
 	tb.check(t, "search snippets")
 }
 
+// longNameFacet: on a 360 px phone a long project name in the facets
+// wraps between its parts and stays inside its box.
+func (bb *browseTest) longNameFacet(t *testing.T) {
+	tb := bb.newTab(t)
+	tb.emulate(t, phone)
+	tb.do(t, chromedp.Navigate(bb.srv.URL+"/search?q=zanzibar+coordinator"), waitFor(".facets"))
+	got := eval[[]int](t, tb, `(function () {
+		var l = Array.from(document.querySelectorAll(".facets .facet-label")).find(function (e) { return e.textContent === `+jsString(longRepo)+` });
+		if (!l) { return []; }
+		return [l.querySelectorAll("wbr").length, l.scrollWidth - l.clientWidth, l.getClientRects().length, Math.round(l.getBoundingClientRect().height)];
+	})()`)
+	if len(got) == 0 {
+		t.Fatalf("no facet for %s", longRepo)
+	}
+	if got[0] == 0 || got[1] > 0 {
+		t.Errorf("facet %s: %d break points, overflows by %d px", longRepo, got[0], got[1])
+	}
+	tb.check(t, "long name facet")
+}
+
 // nats: the nats-server page of the embedded dataset shows every shipped
 // record, with its HTTP status and number where the record has them, and
 // its filter works with and without JavaScript.
@@ -275,6 +316,7 @@ func (bb *browseTest) screens(t *testing.T) {
 	}{
 		{"home", bb.srv.URL + "/", true, ""},
 		{"search", bb.srv.URL + "/search?q=timeout", true, ""},
+		{"search-long-name", bb.srv.URL + "/search?q=zanzibar+coordinator", true, ""},
 		{"project", bb.srv.URL + repoPath(bb.repo), false, ""},
 		{"project-table", bb.srv.URL + repoPath(bb.repo) + "?sort=numeric", false, "section.group"},
 		{"projects", bb.srv.URL + "/errors", false, ""},
