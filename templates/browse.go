@@ -25,8 +25,8 @@ type ProjectView struct {
 	SortLinks  []Link // one per order; the current one has no URL
 	GroupedBy  string // what the groups are: "package", "directory", "file", "tag"; "" for one group
 	Groups     []ErrorGroup
-	HasStatus  bool // some error has an HTTP status: show the column
-	HasNumeric bool // some error has a numeric code: show the column
+	HasStatus  bool // some error has an HTTP status
+	HasNumeric bool // some error has a numeric code: offer to sort by it
 	// Source is where the records came from and their license; nil when
 	// the dataset does not say.
 	Source *errkb.Provenance
@@ -40,6 +40,9 @@ type ErrorGroup struct {
 	Shown  int
 	Rows   []ErrorRow
 	Hidden bool // no row matches the filter
+	// HasStatus and HasNumeric show the HTTP status and numeric code
+	// columns, in the groups where some error has them.
+	HasStatus, HasNumeric bool
 }
 
 // ErrorRow is one error in a project's table.
@@ -194,9 +197,17 @@ func moduleURL(p errkb.Provenance) string {
 	return u
 }
 
-// licenseURL is pkg.go.dev's license tab of the module, which shows the
-// license text pkg.go.dev found at that version.
+// licenseURL links the license text: the file named in _source.json, in
+// the repository at the analysed commit or, without one, at the version's
+// tag; else pkg.go.dev's license tab of the module at that version.
 func licenseURL(p errkb.Provenance) string {
+	ref := p.Commit
+	if ref == "" {
+		ref = p.Version
+	}
+	if p.Repo != "" && p.LicenseFile != "" && ref != "" {
+		return "https://github.com/" + p.Repo + "/blob/" + ref + "/" + p.LicenseFile
+	}
 	if u := moduleURL(p); u != "" {
 		return u + "?tab=licenses"
 	}

@@ -47,29 +47,44 @@ var groupings = []grouping{
 	}},
 }
 
-// chooseGrouping picks the coarsest grouping that splits recs into at
-// least two groups of two errors on average; nil keeps them in one group.
-// The coarsest wins because a reader scans a few large groups faster than
-// many small ones, and a package is what a Go reader looks for first.
+// chooseGrouping picks the coarsest grouping that splits recs into
+// groups of two errors or more on average, none holding more than half of
+// them; failing that, the coarsest that splits them at all; nil keeps them
+// in one group. The coarsest wins because a reader scans a few large
+// groups faster than many small ones, and a package is what a Go reader
+// looks for first; but nats-server defines almost all its errors in one
+// package, where its files (jetstream_errors_generated.go, stream.go,
+// mqtt.go) are the subsystems a reader knows.
 func chooseGrouping(recs []*errkb.Record) *grouping {
 	if len(recs) < minGrouped {
 		return nil
 	}
+	var fallback *grouping
 	for i := range groupings {
 		g := &groupings[i]
-		keys := map[string]bool{}
+		sizes := map[string]int{}
 		for _, r := range recs {
-			keys[g.key(r)] = true
+			sizes[g.key(r)]++
 		}
-		n := len(keys)
-		if keys[""] && n > 1 {
+		n := len(sizes)
+		if sizes[""] > 0 && n > 1 {
 			n-- // records without the key go to "Other", which alone splits nothing
 		}
-		if n >= 2 && len(keys) <= len(recs)/2 {
+		if n < 2 || len(sizes) > len(recs)/2 {
+			continue
+		}
+		largest := 0
+		for _, c := range sizes {
+			largest = max(largest, c)
+		}
+		if largest <= len(recs)/2 {
 			return g
 		}
+		if fallback == nil {
+			fallback = g
+		}
 	}
-	return nil
+	return fallback
 }
 
 // groupTitle shortens a package path to its part below the module, as the
@@ -131,6 +146,8 @@ func (s *Server) projectView(repo string, recs []*errkb.Record, pq projectQuery)
 		}
 		grp := &v.Groups[i]
 		grp.Rows = append(grp.Rows, row)
+		grp.HasStatus = grp.HasStatus || row.HTTPStatus != ""
+		grp.HasNumeric = grp.HasNumeric || row.NumericCode != ""
 		grp.Total++
 		if !row.Hidden {
 			grp.Shown++

@@ -184,7 +184,7 @@ func (bb *browseTest) sortByNumber(t *testing.T) {
 	tb.do(t, chromedp.Navigate(bb.srv.URL+repoPath(bb.repo)), waitFor("p.sort a"),
 		chromedp.Click("p.sort a"), waitFor("p.sort a[href$='"+repoPath(bb.repo)+"']"))
 	bad := eval[[]string](t, tb, `Array.from(document.querySelectorAll("section.group")).flatMap(function (g) {
-		var ns = Array.from(g.querySelectorAll("tbody tr")).map(function (r) { return parseInt(r.querySelectorAll("td.col-num")[1].textContent, 10) });
+		var ns = Array.from(g.querySelectorAll("tbody tr")).map(function (r) { return parseInt(r.querySelector("td[data-label=Number]").textContent, 10) });
 		return ns.every(function (n, i) { return i === 0 || ns[i - 1] <= n }) ? [] : [g.id + ": " + ns.join(",")] })`)
 	if len(bad) > 0 {
 		t.Errorf("groups not in numeric order: %v", bad)

@@ -102,11 +102,10 @@ func TestProjectPageGroups(t *testing.T) {
 			if got := row.Find("td.col-message").Text(); got != r.ErrorMessage {
 				t.Errorf("%s: message %q, want %q", r.ErrorCode, got, r.ErrorMessage)
 			}
-			cells := row.Find("td.col-num")
-			if got, want := cells.Eq(0).Text(), optInt(r.HTTPStatus); got != want {
+			if got, want := row.Find(`td[data-label="HTTP"]`).Text(), optInt(r.HTTPStatus); got != want {
 				t.Errorf("%s: HTTP cell %q, want %q", r.ErrorCode, got, want)
 			}
-			if got, want := cells.Eq(1).Text(), optInt(r.NumericCode); got != want {
+			if got, want := row.Find(`td[data-label="Number"]`).Text(), optInt(r.NumericCode); got != want {
 				t.Errorf("%s: number cell %q, want %q", r.ErrorCode, got, want)
 			}
 		})
@@ -117,8 +116,20 @@ func TestProjectPageGroups(t *testing.T) {
 	if got, want := d.Find(".project-summary").Text(), strconv.Itoa(len(recs))+" errors in "; !strings.HasPrefix(got, want) {
 		t.Errorf("summary %q, want it to start %q", got, want)
 	}
-	if d.Find("table.errors").First().Find("th").Length() != 4 {
-		t.Errorf("columns: %q; want code, message, HTTP and number", d.Find("table.errors").First().Find("th").Text())
+	// A group shows the HTTP and number columns when one of its errors
+	// has them, and only then.
+	groups.Each(func(_ int, g *goquery.Selection) {
+		for _, col := range []string{"HTTP", "Number"} {
+			head := g.Find("th abbr:contains('" + col + "')").Length() == 1
+			filled := false
+			g.Find(`td[data-label="` + col + `"]`).Each(func(_ int, td *goquery.Selection) { filled = filled || td.Text() != "" })
+			if head != filled {
+				t.Errorf("group %s: %s column shown=%v, some error has it=%v", g.AttrOr("id", ""), col, head, filled)
+			}
+		}
+	})
+	if d.Find(`td[data-label="HTTP"]`).Length() == 0 || d.Find(`td[data-label="Number"]`).Length() == 0 {
+		t.Error("no HTTP or number column on the page")
 	}
 }
 
@@ -197,6 +208,9 @@ func matching(recs []*errkb.Record, q string) map[string]bool {
 	return out
 }
 
+// padded makes numbers sort as text.
+func padded(n string) string { return strings.Repeat("0", 12-len(n)) + n }
+
 func firstNumeric(recs []*errkb.Record) *errkb.Record {
 	for _, r := range recs {
 		if r.NumericCode != nil {
@@ -215,10 +229,10 @@ func TestProjectPageSort(t *testing.T) {
 		{"", func(row *goquery.Selection) string { return strings.ToLower(row.Find("td.col-code").Text()) }},
 		{"?sort=code", func(row *goquery.Selection) string { return strings.ToLower(row.Find("td.col-code").Text()) }},
 		{"?sort=numeric", func(row *goquery.Selection) string {
-			return strings.Repeat("0", 12-len(row.Find("td.col-num").Eq(1).Text())) + row.Find("td.col-num").Eq(1).Text()
+			return padded(row.Find(`td[data-label="Number"]`).Text())
 		}},
 		{"?sort=numeric&q=timed", func(row *goquery.Selection) string {
-			return strings.Repeat("0", 12-len(row.Find("td.col-num").Eq(1).Text())) + row.Find("td.col-num").Eq(1).Text()
+			return padded(row.Find(`td[data-label="Number"]`).Text())
 		}},
 	} {
 		resp := fetch(t, s, repoPath(repo)+tc.query)
@@ -266,7 +280,7 @@ func TestProjectPageSmall(t *testing.T) {
 	}
 }
 
-func TestProjectPageAttribution(t *testing.T) {
+func TestProjectPageProvenance(t *testing.T) {
 	ds, err := errkb.Load(errkb.Source{Name: "generated", FS: mustFS(generatedFS(t, 30, 0))})
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +294,7 @@ func TestProjectPageAttribution(t *testing.T) {
 	for _, want := range []struct{ text, href string }{
 		{"example.com/acme/widgets", "https://pkg.go.dev/example.com/acme/widgets@v1.2.3"},
 		{strings.Repeat("ab", 6), "https://github.com/" + repo + "/commit/" + strings.Repeat("ab", 20)},
-		{"Apache-2.0", "https://pkg.go.dev/example.com/acme/widgets@v1.2.3?tab=licenses"},
+		{"Apache-2.0", "https://github.com/" + repo + "/blob/" + strings.Repeat("ab", 20) + "/LICENSE"},
 	} {
 		link := a.Find(`a[href="` + want.href + `"]`)
 		if link.Length() != 1 || link.Text() != want.text {
@@ -289,6 +303,14 @@ func TestProjectPageAttribution(t *testing.T) {
 	}
 	if !strings.Contains(a.Text(), "v1.2.3") || !strings.Contains(a.Text(), "errkb extract") {
 		t.Errorf("attribution %q lacks the version or the tool", a.Text())
+	}
+	// Without a license file the license links to pkg.go.dev's tab.
+	p := ds.Provenance[repo]
+	p.LicenseFile = ""
+	ds.Provenance[repo] = p
+	s = New(ds, Config{})
+	if href := doc(t, fetch(t, s, repoPath(repo))).Find("dl.attribution a:contains('Apache-2.0')").AttrOr("href", ""); href != "https://pkg.go.dev/example.com/acme/widgets@v1.2.3?tab=licenses" {
+		t.Errorf("license without a file links to %q", href)
 	}
 	// Without provenance there is no attribution box.
 	other := ds.Projects()[1].Repo
@@ -424,5 +446,48 @@ func TestFacetsBreakLongNames(t *testing.T) {
 	label := d.Find(".facets ul.facet-values .facet-label").First()
 	if label.Find("wbr").Length() == 0 {
 		t.Errorf("facet %q has no break points", label.Text())
+	}
+}
+
+// TestChooseGrouping: the coarsest grouping whose groups each hold at most
+// half the errors.
+func TestChooseGrouping(t *testing.T) {
+	rec := func(pkg, file string, tags ...string) *errkb.Record {
+		return &errkb.Record{GoPackage: pkg, FilePath: file, Tags: tags}
+	}
+	many := func(n int, r func(i int) *errkb.Record) []*errkb.Record {
+		out := make([]*errkb.Record, n)
+		for i := range out {
+			out[i] = r(i)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		recs []*errkb.Record
+		want string
+	}{
+		{"few errors stay one table", many(5, func(i int) *errkb.Record { return rec("m/p"+strconv.Itoa(i), "f.go") }), ""},
+		{"packages", many(40, func(i int) *errkb.Record { return rec("m/p"+strconv.Itoa(i%4), "x/f"+strconv.Itoa(i)+".go") }), "package"},
+		{"one package, many directories", many(40, func(i int) *errkb.Record { return rec("m", "d"+strconv.Itoa(i%5)+"/f.go") }), "directory"},
+		{"one package that holds most: files", many(40, func(i int) *errkb.Record {
+			if i < 36 {
+				return rec("m/server", "server/f"+strconv.Itoa(i%6)+".go")
+			}
+			return rec("m/other", "other/g.go")
+		}), "file"},
+		{"no source: tags", many(40, func(i int) *errkb.Record { return rec("", "", "t"+strconv.Itoa(i%3)) }), "tag"},
+		{"nothing splits", many(40, func(i int) *errkb.Record { return rec("m", "f.go", "t") }), ""},
+		{"every error its own file: too fine", many(40, func(i int) *errkb.Record { return rec("m", "f"+strconv.Itoa(i)+".go") }), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ""
+			if g := chooseGrouping(tc.recs); g != nil {
+				got = g.name
+			}
+			if got != tc.want {
+				t.Errorf("grouped by %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
