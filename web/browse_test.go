@@ -491,3 +491,13 @@ func TestChooseGrouping(t *testing.T) {
 		})
 	}
 }
+
+// TestProjectPageRedirectKeepsQuery: a project link in other case keeps
+// its filter and order on the way to the canonical page.
+func TestProjectPageRedirectKeepsQuery(t *testing.T) {
+	s, _, repo := trialServer(t)
+	resp := fetch(t, s, repoPath(strings.ToUpper(repo))+"?q=timed+out&sort=numeric")
+	if want := repoPath(repo) + "?q=timed+out&sort=numeric"; resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != want {
+		t.Errorf("%d to %q, want 301 to %q", resp.StatusCode, resp.Header.Get("Location"), want)
+	}
+}
