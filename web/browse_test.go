@@ -120,7 +120,7 @@ func TestProjectPageGroups(t *testing.T) {
 	// has them, and only then.
 	groups.Each(func(_ int, g *goquery.Selection) {
 		for _, col := range []string{"HTTP", "Number"} {
-			head := g.Find("th abbr:contains('" + col + "')").Length() == 1
+			head := g.Find("th abbr:contains('"+col+"')").Length() == 1
 			filled := false
 			g.Find(`td[data-label="` + col + `"]`).Each(func(_ int, td *goquery.Selection) { filled = filled || td.Text() != "" })
 			if head != filled {
