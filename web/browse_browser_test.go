@@ -20,9 +20,6 @@ import (
 	"github.com/errkb/errkb"
 )
 
-// natsRepo is the project of the embedded dataset's real records.
-const natsRepo = "nats-io/nats-server"
-
 // TestBrowserBrowse tries the pages for browsing at scale in Chromium: the
 // issue's 3,000 generated records over 420 projects (one grown to 400
 // errors) and the embedded nats-server records, on a desktop and a 360 px

@@ -17,6 +17,9 @@ import (
 	"github.com/errkb/errkb/index"
 )
 
+// natsRepo is the project of the embedded dataset's real records.
+const natsRepo = "nats-io/nats-server"
+
 // The trial: 3,000 generated records over 420 projects, one of
 // which is grown to 400 errors.
 const (
