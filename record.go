@@ -1,7 +1,10 @@
 // Package errkb owns the domain of the error knowledge base: the Record
-// model, loading records from a dataset folder, validating them, and the
-// dataset embedded in the binary. It depends on the standard library only,
-// so every other package can build on it.
+// model and its one field table, loading records from a dataset folder,
+// validating them, the one link policy, and the dataset embedded in the
+// binary. Where records' bytes live is not its business: internal/store
+// moves them out of the heap and saves snapshots. It depends on the
+// standard library (and internal/parallel) only, so every other package
+// can build on it.
 package errkb
 
 import (

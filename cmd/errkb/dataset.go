@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/store"
 )
 
 // datasetFlag collects repeated --dataset flags.
@@ -54,7 +55,7 @@ func sources(paths []string) ([]errkb.Source, error) {
 // loadDataset loads the datasets. With skipInvalid, bad records are logged
 // and left out; without it, any problem is an error listing them all. A
 // non-empty spillDir moves the records' text out of the heap (see
-// errkb.Options); the embedded dataset is small and stays where it is.
+// internal/store); the embedded dataset is small and stays where it is.
 func loadDataset(paths []string, skipInvalid bool, spillDir string, log *slog.Logger) (*errkb.Dataset, error) {
 	srcs, err := sources(paths)
 	if err != nil {
@@ -63,7 +64,7 @@ func loadDataset(paths []string, skipInvalid bool, spillDir string, log *slog.Lo
 	if len(paths) == 0 {
 		spillDir = ""
 	}
-	ds, err := errkb.LoadWithOptions(errkb.Options{SpillDir: spillDir}, srcs...)
+	ds, err := load(spillDir, srcs)
 	if ds != nil && ds.SpillError() != nil {
 		log.Warn("records kept on the heap or not saved for the next start", "err", ds.SpillError())
 	}
@@ -79,4 +80,13 @@ func loadDataset(paths []string, skipInvalid bool, spillDir string, log *slog.Lo
 	}
 	log.Warn("serving without the records left out", "problems", len(probs), "records", ds.Len())
 	return ds, nil
+}
+
+// load loads srcs, spilling their text into spillDir when one is given
+// (see internal/store).
+func load(spillDir string, srcs []errkb.Source) (*errkb.Dataset, error) {
+	if spillDir == "" {
+		return errkb.Load(srcs...)
+	}
+	return store.Load(spillDir, srcs...)
 }
