@@ -99,6 +99,19 @@ type RecordView struct {
 	APIURL      string
 	AnalyzedAt  string
 	DatasetInfo string
+	NumericCode string     // the project's own numeric code (JetStream's err_code)
+	GoPackage   string     // import path of the package that defines the error
+	CallSites   []CallSite // where the error is raised
+	Wraps       []Link     // errors this one wraps
+	WrappedBy   []Link     // errors that wrap this one
+}
+
+// CallSite is one place the error is raised, linked to GitHub.
+type CallSite struct {
+	File     string
+	Line     int
+	Function string
+	URL      string
 }
 
 // Section is one prose section with its anchor.

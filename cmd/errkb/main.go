@@ -26,6 +26,7 @@ Usage:
   errkb [serve] [--addr ADDR] [--dataset DIR]... [--base-url URL] [--skip-invalid] [--index-dir DIR]
   errkb lookup [--json] [--dataset DIR]... QUERY...
   errkb validate [PATH...]
+  errkb extract [--out DIR] [--repo OWNER/NAME] [--ref REF] SOURCE...
   errkb version
 
 Run "errkb COMMAND -h" for the flags of a command.
@@ -44,6 +45,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return lookup(ctx, args, stdout, stderr, getenv)
 	case "validate":
 		return validate(args, stdout, stderr)
+	case "extract":
+		return extractCmd(ctx, args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, versionString())
 		return 0
