@@ -55,9 +55,19 @@ func (c *candidates) get(rec int32) *evidence {
 // candidates finds the records u may mean: those the tables name and the
 // size best text matches, under q's filters.
 func (ix *Index) candidates(ctx context.Context, u *understood, q Query, size int) (*candidates, error) {
+	c := ix.tableCandidates(u, maxCorrections)
+	if err := ix.textMatches(ctx, c, q, size); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// tableCandidates finds the records the lookup tables name for u,
+// correcting at most corrections unknown words; bleve is not asked.
+func (ix *Index) tableCandidates(u *understood, corrections int) *candidates {
 	c := &candidates{u: u, corrections: map[string]string{}, found: map[int32]*evidence{}}
 	ix.identify(c)
-	ix.correct(c)
+	ix.correct(c, corrections)
 	if len(c.corrections) > 0 {
 		segs, _ := correctedSegments([]string{u.raw}, c.corrections)
 		c.correctedText = segs[0]
@@ -69,11 +79,11 @@ func (ix *Index) candidates(ctx context.Context, u *understood, q Query, size in
 	c.phrase = " " + strings.Join(c.words, " ") + " "
 	ix.namedProjects(c)
 	ix.findPatterns(c)
-	if err := ix.textMatches(ctx, c, q, size); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return c
 }
+
+// maxCorrections bounds the typos one query has corrected.
+const maxCorrections = 12
 
 // namedProjects notes the projects whose owner or repo name the query
 // holds ("nwcache[311]: ...").
@@ -112,16 +122,15 @@ func (ix *Index) findPatterns(c *candidates) {
 }
 
 // correct replaces each query word the vocabulary does not know by its
-// nearest known word, and sets a.words.
-func (ix *Index) correct(a *candidates) {
+// nearest known word, up to limit words, and sets a.words.
+func (ix *Index) correct(a *candidates, limit int) {
 	seen := map[string]bool{}
-	const maxCorrections = 12
 	for _, w := range a.u.words {
 		if seen[w] {
 			continue
 		}
 		seen[w] = true
-		if !ix.t.words.known(w) && len(a.corrections) < maxCorrections {
+		if !ix.t.words.known(w) && len(a.corrections) < limit {
 			if c, _, ok := ix.t.words.nearest(w); ok {
 				a.corrections[w] = c
 				w = c
