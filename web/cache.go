@@ -107,6 +107,9 @@ func (s *Server) cache() echo.MiddlewareFunc {
 				return next(c)
 			}
 			key := c.Request().URL.Path
+			if f := pageFormat(c); f != "" {
+				key = f + " " + key // one entry per format: HTML, text, Markdown
+			}
 			if s.cfg.BaseURL == "" {
 				key = c.Request().Host + key // pages show absolute URLs of this host
 			}
@@ -192,7 +195,11 @@ func serveCached(c echo.Context, r *response) error {
 	if useGzip {
 		body, etag = r.gz, `"`+r.etag+`-gz"`
 	}
-	h.Set(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	vary := echo.HeaderAcceptEncoding
+	if pageFormat(c) != "" {
+		vary = echo.HeaderAccept + ", " + vary
+	}
+	h.Set(echo.HeaderVary, vary)
 	h.Set("Cache-Control", cacheControl)
 	h.Set("ETag", etag)
 	if etagMatches(req.Header.Get("If-None-Match"), etag) {
