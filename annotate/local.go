@@ -6,7 +6,6 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/explain"
-	
 )
 
 // Identifier names the record a log line holds with /lookup's confidence;

@@ -3,6 +3,7 @@ package annotate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -60,7 +61,11 @@ func (r *Remote) Match(ctx context.Context, line string) (Match, bool, error) {
 	req.Header.Set("Accept", "application/json")
 	res, err := r.client.Do(req)
 	if err != nil {
-		return Match{}, false, fmt.Errorf("errkb server %s: %w", r.base, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // its text repeats the whole request URL
+		}
+		return Match{}, false, fmt.Errorf("cannot reach the errkb server at %s: %w", r.base, err)
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {

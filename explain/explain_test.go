@@ -15,7 +15,7 @@ func record() *errkb.Record {
 		Severity: "error", Documentation: "The tank holds less than the reserve.\nLaunch stops.",
 		TriggerScenarios: "A launch with a half-full tank.", Solutions: []string{"Refuel.", "Lower the reserve."},
 		FilePath: "engine/fuel.go", LineNumber: 12, SourceCode: "func check() {\n\treturn ErrFuelLow\n}\n", SourceCodeStart: 11,
-		GithubURL: "https://github.com/acme-labs/rocket/blob/0123456789abcdef0123456789abcdef01234567/engine/fuel.go#L12",
+		GithubURL:   "https://github.com/acme-labs/rocket/blob/0123456789abcdef0123456789abcdef01234567/engine/fuel.go#L12",
 		AnalyzedSha: "0123456789abcdef0123456789abcdef01234567",
 	}
 }
