@@ -20,13 +20,13 @@ test-browser:
 			|| echo "test-browser: could not install chromium"; \
 	fi
 	go vet -tags browser ./web/
-	go test -tags browser -run '^TestBrowser$$' -count=1 -timeout 5m ./web/
+	go test -tags browser -run '^TestBrowser(Export)?$$' -count=1 -timeout 5m ./web/
 
 # Each fuzz target for a bounded time (FUZZTIME each; seeds are in each
 # package's testdata/fuzz and also run in plain `go test`). The fuzzer
 # prints its executions; grep "execs:" in the output for the figures.
 FUZZTIME ?= 15s
-FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage
+FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./annotate:FuzzStream
 test-fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \

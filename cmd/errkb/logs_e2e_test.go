@@ -6,9 +6,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -176,4 +179,50 @@ func startServerlessPort(t *testing.T) string {
 	url := "http://" + l.Addr().String()
 	l.Close()
 	return url
+}
+
+// TestExportCommand exports with the built binary, serves the folder under
+// /kb/ with a plain file server, and follows links from the home page to
+// an error page and its API answer.
+func TestExportCommand(t *testing.T) {
+	bin := binary(t)
+	out := filepath.Join(t.TempDir(), "site")
+	msg := runBinary(t, bin, 0, "export", "--out", out, "--base-url", "https://docs.example.test/kb")
+	if !strings.Contains(msg, "errkb export: wrote") {
+		t.Errorf("export said %q", msg)
+	}
+	srv := httptest.NewServer(http.StripPrefix("/kb", http.FileServer(http.Dir(out))))
+	defer srv.Close()
+
+	page := srv.URL + "/kb/"
+	for _, hop := range []string{`href="(errors/nats-io/nats-server/)"`, `href="(\.\./\.\./\.\./errors/nats-io/nats-server/js-consumer-offline/)"`} {
+		resp, body := get(t, page, "")
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d", page, resp.StatusCode)
+		}
+		m := regexp.MustCompile(hop).FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("%s has no link %s", page, hop)
+		}
+		u, _ := url.Parse(page)
+		next, _ := u.Parse(m[1])
+		page = next.String()
+	}
+	resp, body := get(t, page, "")
+	if resp.StatusCode != 200 || !strings.Contains(body, "<h1") || !strings.Contains(body, "JS_CONSUMER_OFFLINE") {
+		t.Fatalf("error page %s: %d", page, resp.StatusCode)
+	}
+	for _, f := range []string{"/kb/api/v1/errors/nats-io/nats-server/js-consumer-offline", "/kb/sitemap.xml", "/kb/opensearch.xml", "/kb/search/index.json", "/kb/robots.txt"} {
+		if resp, _ := get(t, srv.URL+f, ""); resp.StatusCode != 200 {
+			t.Errorf("GET %s: %d", f, resp.StatusCode)
+		}
+	}
+
+	if msg := runBinary(t, bin, 1, "export", "--out", out); !strings.Contains(msg, out+" exists and is not empty; pass --force") {
+		t.Errorf("non-empty --out: %q", msg)
+	}
+	runBinary(t, bin, 0, "export", "--out", out, "--force")
+	if _, err := os.Stat(filepath.Join(out, "sitemap.xml")); err == nil {
+		t.Error("--force did not replace the earlier export (its sitemap.xml is still there)")
+	}
 }
