@@ -32,7 +32,7 @@ func (ix *Index) Identify(ctx context.Context, text string) (*errkb.Record, stri
 	if strings.TrimSpace(text) == "" {
 		return nil, "", nil
 	}
-	a := ix.analyzeExact(understand(text))
+	a := ix.analyzeUpTo(understand(text), 0)
 	ranked := make([]*evidence, 0, len(a.ev))
 	best := tierNone
 	for _, e := range a.ev {
@@ -64,40 +64,4 @@ func (ix *Index) Identify(ctx context.Context, text string) (*errkb.Record, stri
 		return nil, "", nil
 	}
 	return ix.ds.Records[m.rec], reason, nil
-}
-
-// analyzeExact is analyze without typo correction: the query's words are
-// taken as written.
-func (ix *Index) analyzeExact(u *understood) *analysis {
-	a := &analysis{u: u, corrections: map[string]string{}, ev: map[int32]*evidence{}}
-	ix.identify(a)
-	seen := map[string]bool{}
-	for _, w := range u.words {
-		if !seen[w] {
-			seen[w] = true
-			a.words = append(a.words, w)
-		}
-	}
-	for tok := range u.tokens {
-		for _, repo := range ix.t.projects[tok] {
-			if a.projects == nil {
-				a.projects = map[string]bool{}
-			}
-			a.projects[repo] = true
-		}
-	}
-	hits := map[int32]patternHit{}
-	ix.t.patterns.match(u.segments, u.tokens, false, hits)
-	for i, seg := range u.segments {
-		for _, ref := range ix.t.templates[normalizeText(seg)] {
-			h := patternHit{weight: ref.weight, full: true, whole: i == 0}
-			if better(h, hits[ref.rec]) {
-				hits[ref.rec] = h
-			}
-		}
-	}
-	for rec, h := range hits {
-		a.get(rec).pattern = h
-	}
-	return a
 }

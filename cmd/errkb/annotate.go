@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"sync"
 
@@ -118,12 +117,7 @@ func annotateMatcher(ctx context.Context, server, baseURL string, paths []string
 		m, err := annotate.NewRemote(ctx, server, nil)
 		return m, func() {}, err
 	}
-	quiet := slog.New(slog.DiscardHandler)
-	ds, err := loadDataset(paths, false, "", quiet)
-	if err != nil {
-		return nil, nil, err
-	}
-	ix, err := index.Build(ctx, ds, quiet)
+	_, ix, err := loadIndexed(ctx, paths)
 	if err != nil {
 		return nil, nil, err
 	}

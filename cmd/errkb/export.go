@@ -5,11 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"time"
 
 	"github.com/errkb/errkb/export"
-	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/web"
 )
 
@@ -30,20 +28,14 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer, get
 		return 2
 	}
 	started := time.Now()
-	quiet := slog.New(slog.DiscardHandler)
-	ds, err := loadDataset(datasetPaths(datasets, getenv), false, "", quiet)
-	if err != nil {
-		fmt.Fprintf(stderr, "errkb export: %v\n", err)
-		return 1
-	}
-	ix, err := index.Build(ctx, ds, quiet)
+	ds, ix, err := loadIndexed(ctx, datasetPaths(datasets, getenv))
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb export: %v\n", err)
 		return 1
 	}
 	defer ix.Close()
 	// The real server renders every file, so the export holds its bytes.
-	srv := web.New(ds, web.Config{BaseURL: *baseURL, Logger: quiet})
+	srv := web.New(ds, web.Config{BaseURL: *baseURL})
 	srv.SetSearcher(ix)
 	st, err := export.Run(ctx, srv, export.Options{Out: *out, Force: *force, BaseURL: *baseURL})
 	if err != nil {

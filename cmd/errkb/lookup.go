@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 
 	"github.com/errkb/errkb/explain"
@@ -33,13 +32,7 @@ func lookup(ctx context.Context, args []string, stdout, stderr io.Writer, getenv
 		fmt.Fprintf(stderr, "errkb lookup: the query is longer than %d bytes\n", index.MaxTextBytes)
 		return 2
 	}
-	quiet := slog.New(slog.DiscardHandler)
-	ds, err := loadDataset(datasetPaths(datasets, getenv), false, "", quiet)
-	if err != nil {
-		fmt.Fprintf(stderr, "errkb lookup: %v\n", err)
-		return 2
-	}
-	ix, err := index.Build(ctx, ds, quiet)
+	_, ix, err := loadIndexed(ctx, datasetPaths(datasets, getenv))
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb lookup: %v\n", err)
 		return 2
