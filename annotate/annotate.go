@@ -6,12 +6,9 @@
 package annotate
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"strconv"
 	"strings"
 )
@@ -44,94 +41,29 @@ type Options struct {
 	// unchanged. 0 means no line is looked up.
 	MaxLineBytes int
 	// OnError hears each failed lookup; the line still goes out unchanged.
+	// Stream calls it from one goroutine at a time.
 	OnError func(error)
+	// Workers is how many lines are looked up at once; 0 means one per
+	// CPU. Lines still come out in the order they came in.
+	Workers int
 }
 
-// readSize is the reader's buffer; lines longer than this are copied
-// through in pieces, never held whole.
-const readSize = 64 << 10
-
-// Stream copies r to w one line at a time, annotating the lines m matches.
-// Output is flushed whenever no more input is waiting, so a follower such
-// as `kubectl logs -f | errkb annotate` sees each line as it comes, while
-// a file is still written in large blocks. It returns when r ends, ctx is
-// done, or a read or write fails.
-func Stream(ctx context.Context, r io.Reader, w io.Writer, m Matcher, opt Options) error {
-	br := bufio.NewReaderSize(r, readSize)
-	bw := bufio.NewWriterSize(w, readSize)
-	for {
-		if err := ctx.Err(); err != nil {
-			return errors.Join(err, bw.Flush())
-		}
-		line, err := br.ReadSlice('\n')
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			err = passLongLine(br, bw, line)
-		case len(line) > 0:
-			err = errors.Join(writeLine(ctx, bw, line, m, opt), ignoreEOF(err))
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return bw.Flush()
-			}
-			return errors.Join(err, bw.Flush())
-		}
-		if br.Buffered() == 0 {
-			if err := bw.Flush(); err != nil {
-				return err
-			}
-		}
-	}
-}
-
-func ignoreEOF(err error) error {
-	if errors.Is(err, io.EOF) {
-		return nil
-	}
-	return err
-}
-
-// passLongLine copies a line that does not fit the read buffer, whose
-// first part is head, through unchanged.
-func passLongLine(br *bufio.Reader, bw *bufio.Writer, head []byte) error {
-	if _, err := bw.Write(head); err != nil {
-		return err
-	}
-	for {
-		part, err := br.ReadSlice('\n')
-		if _, werr := bw.Write(part); werr != nil {
-			return werr
-		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			if errors.Is(err, io.EOF) {
-				return io.EOF
-			}
-			return err
-		}
-	}
-}
-
-// writeLine writes one line (with its end, if any) and its annotation.
-func writeLine(ctx context.Context, bw *bufio.Writer, line []byte, m Matcher, opt Options) error {
+// annotateLine returns what to write for one line (with its end, if
+// any): the line itself, or the line with its annotation. OnError hears a
+// failed lookup.
+func annotateLine(ctx context.Context, line []byte, m Matcher, opt Options) []byte {
 	body, end := splitEnd(line)
-	var match Match
-	ok := false
-	if len(body) > 0 && len(body) <= opt.MaxLineBytes {
-		var err error
-		match, ok, err = m.Match(ctx, string(body))
-		if err != nil && opt.OnError != nil {
-			opt.OnError(err)
-		}
+	if len(body) == 0 || len(body) > opt.MaxLineBytes {
+		return line
+	}
+	match, ok, err := m.Match(ctx, string(body))
+	if err != nil && opt.OnError != nil {
+		opt.OnError(err)
 	}
 	if !ok {
-		_, err := bw.Write(line)
-		return err
+		return line
 	}
-	_, err := bw.Write(Annotate(body, match, opt.JSON))
-	if err == nil {
-		_, err = bw.Write(end)
-	}
-	return err
+	return append(Annotate(body, match, opt.JSON), end...)
 }
 
 // splitEnd splits a line from its "\n" or "\r\n".

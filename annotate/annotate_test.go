@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -15,10 +16,9 @@ import (
 // fakeMatcher knows the lines holding "fuel below reserve": the Stream
 // tests are about lines, not about matching (Local and Remote are tested
 // against a real index below).
-type fakeMatcher struct{ calls int }
+type fakeMatcher struct{}
 
 func (f *fakeMatcher) Match(_ context.Context, line string) (Match, bool, error) {
-	f.calls++
 	if strings.Contains(line, "fuel below reserve") {
 		return Match{Code: "E_FUEL_LOW", URL: "https://kb.example/errors/acme-labs/rocket/fuel-low"}, true, nil
 	}
@@ -54,27 +54,60 @@ func TestStream(t *testing.T) {
 		{"json array in json mode", `["fuel below reserve"]`, `["fuel below reserve"]` + suffix, true},
 		{"json line without --json", `{"msg":"fuel below reserve"}`, `{"msg":"fuel below reserve"}` + suffix, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var out bytes.Buffer
-			var errs []error
-			opt := Options{JSON: tc.json, MaxLineBytes: 100, OnError: func(err error) { errs = append(errs, err) }}
-			if err := Stream(context.Background(), strings.NewReader(tc.in), &out, &fakeMatcher{}, opt); err != nil {
-				t.Fatal(err)
-			}
-			if out.String() != tc.want {
-				t.Errorf("got  %.300q\nwant %.300q", out.String(), tc.want)
-			}
-			if tc.json && strings.HasPrefix(strings.TrimSpace(tc.want), "{") {
-				var m map[string]any
-				if err := json.Unmarshal([]byte(strings.TrimSpace(out.String())), &m); err != nil {
-					t.Errorf("annotated JSON line no longer parses: %v", err)
+		for _, workers := range []int{1, 4} {
+			t.Run(fmt.Sprintf("%s/workers=%d", tc.name, workers), func(t *testing.T) {
+				var out bytes.Buffer
+				var errs []error
+				opt := Options{JSON: tc.json, MaxLineBytes: 100, Workers: workers, OnError: func(err error) { errs = append(errs, err) }}
+				if err := Stream(context.Background(), strings.NewReader(tc.in), &out, &fakeMatcher{}, opt); err != nil {
+					t.Fatal(err)
 				}
-			}
-			if strings.Contains(tc.in, "lookup fails") && len(errs) != 1 {
-				t.Errorf("OnError heard %d errors, want 1", len(errs))
-			}
-		})
+				if out.String() != tc.want {
+					t.Errorf("got  %.300q\nwant %.300q", out.String(), tc.want)
+				}
+				if tc.json && strings.HasPrefix(strings.TrimSpace(tc.want), "{") {
+					var m map[string]any
+					if err := json.Unmarshal([]byte(strings.TrimSpace(out.String())), &m); err != nil {
+						t.Errorf("annotated JSON line no longer parses: %v", err)
+					}
+				}
+				if strings.Contains(tc.in, "lookup fails") && len(errs) != 1 {
+					t.Errorf("OnError heard %d errors, want 1", len(errs))
+				}
+			})
+		}
 	}
+}
+
+// TestStreamKeepsOrder sends many lines through several workers whose
+// lookups finish out of order: the lines must come out as they went in.
+func TestStreamKeepsOrder(t *testing.T) {
+	var in, want strings.Builder
+	for i := range 2000 {
+		line := fmt.Sprintf("line %d", i)
+		if i%7 == 0 {
+			line += " fuel below reserve"
+			fmt.Fprintf(&want, "%s%s\n", line, suffix)
+		} else {
+			want.WriteString(line + "\n")
+		}
+		in.WriteString(line + "\n")
+	}
+	var out bytes.Buffer
+	if err := Stream(context.Background(), strings.NewReader(in.String()), &out, slowMatcher{}, Options{MaxLineBytes: 100, Workers: 8}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != want.String() {
+		t.Error("lines came out of order or changed")
+	}
+}
+
+// slowMatcher answers after a delay that varies from line to line.
+type slowMatcher struct{}
+
+func (slowMatcher) Match(ctx context.Context, line string) (Match, bool, error) {
+	time.Sleep(time.Duration(len(line)%5) * 50 * time.Microsecond)
+	return (&fakeMatcher{}).Match(ctx, line)
 }
 
 // TestStreamKeepsEveryKey checks that an annotated JSON line holds every
