@@ -40,17 +40,15 @@ func pageFormat(c echo.Context) string {
 	if c.QueryParam("format") == formatMarkdown {
 		return formatMarkdown
 	}
-	if prefersText(c.Request().Header.Get(echo.HeaderAccept)) {
-		return formatText
-	}
-	return formatHTML
+	return negotiate(c.Request().Header.Get(echo.HeaderAccept))
 }
 
-// prefersText reports whether an Accept header names text/plain with a
-// higher weight than text/html. Wildcards ("*/*", what curl sends) keep
-// HTML, so only a client that asks for plain text gets it.
-func prefersText(accept string) bool {
-	plain, html := -1.0, -1.0
+// negotiate picks the format an Accept header prefers: text/plain or
+// text/markdown when named with a higher weight than text/html, else
+// HTML. Wildcards ("*/*", what curl sends) keep HTML, so only a client
+// that asks for text gets it.
+func negotiate(accept string) string {
+	plain, md, html := -1.0, -1.0, -1.0
 	for part := range strings.SplitSeq(accept, ",") {
 		typ, params, _ := strings.Cut(part, ";")
 		q := 1.0
@@ -65,11 +63,19 @@ func prefersText(accept string) bool {
 		switch strings.ToLower(strings.TrimSpace(typ)) {
 		case "text/plain":
 			plain = max(plain, q)
+		case "text/markdown":
+			md = max(md, q)
 		case "text/html", "application/xhtml+xml":
 			html = max(html, q)
 		}
 	}
-	return plain > 0 && plain > html
+	switch {
+	case md > 0 && md > html && md >= plain:
+		return formatMarkdown
+	case plain > 0 && plain > html:
+		return formatText
+	}
+	return formatHTML
 }
 
 // writeRecordAs answers r as text or Markdown; it reports false for HTML,

@@ -9,24 +9,27 @@ import (
 	"github.com/errkb/errkb/explain"
 )
 
-func TestPrefersText(t *testing.T) {
+func TestNegotiate(t *testing.T) {
 	for _, tc := range []struct {
-		accept string
-		want   bool
+		accept, want string
 	}{
-		{"text/plain", true},
-		{"text/plain; charset=utf-8", true},
-		{"TEXT/PLAIN", true},
-		{"", false},
-		{"*/*", false},
-		{"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", false},
-		{"text/html, text/plain;q=0.5", false},
-		{"text/html;q=0.5, text/plain", true},
-		{"text/plain;q=0", false},
-		{"application/json", false},
+		{"text/plain", formatText},
+		{"text/plain; charset=utf-8", formatText},
+		{"TEXT/PLAIN", formatText},
+		{"", formatHTML},
+		{"*/*", formatHTML},
+		{"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", formatHTML},
+		{"text/html, text/plain;q=0.5", formatHTML},
+		{"text/html;q=0.5, text/plain", formatText},
+		{"text/plain;q=0", formatHTML},
+		{"application/json", formatHTML},
+		{"text/markdown", formatMarkdown},
+		{"text/markdown, text/plain;q=0.9", formatMarkdown},
+		{"text/plain, text/markdown;q=0.5", formatText},
+		{"text/html, text/markdown;q=0.5", formatHTML},
 	} {
-		if got := prefersText(tc.accept); got != tc.want {
-			t.Errorf("prefersText(%q) = %v, want %v", tc.accept, got, tc.want)
+		if got := negotiate(tc.accept); got != tc.want {
+			t.Errorf("negotiate(%q) = %v, want %v", tc.accept, got, tc.want)
 		}
 	}
 }
@@ -55,6 +58,7 @@ func TestRecordPageFormats(t *testing.T) {
 		{"text", path, "text/plain", "text/plain", text.String()},
 		{"curl", path, "*/*", "text/html", "<!DOCTYPE html>"},
 		{"markdown", path + "?format=markdown", "", "text/markdown", md.String()},
+		{"markdown by Accept", path, "text/markdown", "text/markdown", md.String()},
 	}
 	for round := range 2 {
 		for _, tc := range cases {
@@ -105,6 +109,13 @@ func TestLookupAsText(t *testing.T) {
 		if !strings.Contains(w.Body.String(), want) {
 			t.Errorf("no match: answer lacks %q:\n%s", want, w.Body.String())
 		}
+	}
+
+	w = get(t, s, "/lookup?q=JS_CONSUMER_OFFLINE&format=markdown")
+	var md bytes.Buffer
+	_ = explain.Markdown(&md, r, "https://errkb.example.com")
+	if w.Code != http.StatusOK || w.Body.String() != md.String() {
+		t.Errorf("markdown match: status %d body %q", w.Code, w.Body.String())
 	}
 
 	// A browser still gets the redirect.
