@@ -107,11 +107,11 @@ func (s *Server) cache() echo.MiddlewareFunc {
 				return next(c)
 			}
 			key := c.Request().URL.Path
-			if f := pageFormat(c); f != "" {
-				key = f + " " + key // one entry per format: HTML, text, Markdown
-			}
 			if s.cfg.BaseURL == "" {
 				key = c.Request().Host + key // pages show absolute URLs of this host
+			}
+			if f := pageFormat(c); f != "" {
+				key = f + " " + key // one entry per format: HTML, text, Markdown
 			}
 			if r := s.responses.get(key); r != nil {
 				return serveCached(c, r)

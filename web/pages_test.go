@@ -271,7 +271,7 @@ func TestRelated(t *testing.T) {
 // related errors) is rendered once and kept, but not before the index is
 // ready, when it still lacks the related errors search finds.
 func TestRecordPageCachedOnceReady(t *testing.T) {
-	const key = "example.com" + seedPath // httptest's host; no --base-url
+	const key = "html example.com" + seedPath // the format, then httptest's host; no --base-url
 	s := newPagesServer(t, false, Config{})
 	get(t, s, seedPath)
 	if s.responses.get(key) != nil {
