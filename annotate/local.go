@@ -34,17 +34,17 @@ func (l *Local) Match(ctx context.Context, line string) (Match, bool, error) {
 	if err != nil || r == nil {
 		return Match{}, false, err
 	}
-	return Match{Code: codeOf(r), URL: l.base + explain.PagePath(r)}, true, nil
+	return Match{Code: name(r.ErrorCode, r.ErrorClass, r.Slug), URL: l.base + explain.PagePath(r)}, true, nil
 }
 
-// codeOf is what names r in an annotation: its code, else its class, else
-// its slug.
-func codeOf(r *errkb.Record) string {
+// name is what names an error in an annotation: its code, else its class,
+// else its slug.
+func name(code, class, slug string) string {
 	switch {
-	case r.ErrorCode != "":
-		return r.ErrorCode
-	case r.ErrorClass != "":
-		return r.ErrorClass
+	case code != "":
+		return code
+	case class != "":
+		return class
 	}
-	return r.Slug
+	return slug
 }

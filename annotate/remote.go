@@ -80,16 +80,9 @@ func (r *Remote) Match(ctx context.Context, line string) (Match, bool, error) {
 		return Match{}, false, nil
 	}
 	rec := ans.Match.Record
-	code := rec.ErrorCode
-	if code == "" {
-		code = rec.ErrorClass
-	}
-	if code == "" {
-		code = rec.Slug
-	}
 	u := ans.Match.URL
 	if strings.HasPrefix(u, "/") {
 		u = r.base + u // a server without --base-url answers site paths
 	}
-	return Match{Code: code, URL: u}, true, nil
+	return Match{Code: name(rec.ErrorCode, rec.ErrorClass, rec.Slug), URL: u}, true, nil
 }

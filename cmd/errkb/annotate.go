@@ -26,6 +26,10 @@ func annotateCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := fs.Parse(args); err != nil {
 		return parseExit(err)
 	}
+	if *server != "" && (len(datasets) > 0 || *baseURL != "") {
+		fmt.Fprintln(stderr, "errkb annotate: --url asks a server, whose dataset and URLs apply; leave out --dataset and --base-url")
+		return 2
+	}
 	// Files are opened first, so a typo fails at once rather than after
 	// the index is built.
 	inputs, closeAll, err := openInputs(fs.Args(), stdin)

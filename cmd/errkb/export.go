@@ -35,7 +35,8 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	}
 	defer ix.Close()
 	// The real server renders every file, so the export holds its bytes.
-	srv := web.New(ds, web.Config{BaseURL: *baseURL})
+	// Each page is asked for once: nothing is worth keeping in its cache.
+	srv := web.New(ds, web.Config{BaseURL: *baseURL, CacheBytes: 1})
 	srv.SetSearcher(ix)
 	st, err := export.Run(ctx, srv, export.Options{Out: *out, Force: *force, BaseURL: *baseURL})
 	if err != nil {
