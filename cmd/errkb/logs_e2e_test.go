@@ -94,6 +94,9 @@ func TestAnnotateFilesAndServer(t *testing.T) {
 	if out := runBinary(t, bin, 2, "annotate", dir); !strings.Contains(out, "is a directory") {
 		t.Errorf("directory: %q", out)
 	}
+	if out := runBinary(t, bin, 2, "annotate", "--url", base, "--dataset", dir, log); !strings.Contains(out, "leave out --dataset") {
+		t.Errorf("--url with --dataset: %q", out)
+	}
 	// A port nothing listens on.
 	ln := startServerlessPort(t)
 	if out := runBinary(t, bin, 1, "annotate", "--url", ln, log); !strings.Contains(out, "cannot reach the errkb server at "+ln) {
