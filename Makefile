@@ -59,6 +59,7 @@ bench:
 	go test -run XXX -bench 'Load|Hash|Build|Reopen' -benchtime 1x -timeout 60m $(BENCHFLAGS) . ./index
 	go test -run XXX -bench Search -benchtime 2000x -timeout 60m $(BENCHFLAGS) ./index
 	go test -run XXX -bench Render -timeout 60m $(BENCHFLAGS) ./web
+	go test -run XXX -bench Annotate -benchtime 3x -timeout 60m ./annotate
 
 # errkb against nginx on 127.0.0.1 with wrk; see scripts/load.sh and
 # BENCHMARKS.md. Not part of test.

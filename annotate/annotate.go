@@ -27,7 +27,8 @@ type Match struct {
 }
 
 // Matcher finds the error a line holds. ok is false unless one error
-// clearly matches: a wrong link is worse than none.
+// clearly matches: a wrong link is worse than none. Stream calls it from
+// several goroutines at once.
 type Matcher interface {
 	Match(ctx context.Context, line string) (m Match, ok bool, err error)
 }
@@ -81,12 +82,12 @@ func splitEnd(line []byte) (body, end []byte) {
 // Annotate returns line with m added: as two members at the end of the
 // object when asJSON is set and line is a JSON object, else as
 // "  errkb_code=CODE errkb_url=URL" after the line. A JSON line that
-// already carries errkb_url is returned as it was.
+// already carries either key is returned as it was.
 func Annotate(line []byte, m Match, asJSON bool) []byte {
 	out := make([]byte, 0, len(line)+len(m.Code)+len(m.URL)+40)
 	if asJSON {
 		if obj, ok := jsonObject(line); ok {
-			if bytes.Contains(obj, []byte(`"`+KeyURL+`"`)) {
+			if bytes.Contains(obj, []byte(`"`+KeyURL+`"`)) || bytes.Contains(obj, []byte(`"`+KeyCode+`"`)) {
 				return append(out, line...)
 			}
 			closing := bytes.LastIndexByte(line, '}')
