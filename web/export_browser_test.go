@@ -4,6 +4,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -103,7 +104,7 @@ func (b *bt) exportSearch(t *testing.T) {
 	tb := b.newTab(t)
 	tb.do(t, chromedp.Navigate(b.srv.URL+"/kb"+quorumPath+"/"), waitFor("#q"),
 		chromedp.SendKeys("#q", "quorum lost"), chromedp.Submit("#q"),
-		waitFor(`#export-note`), waitFor(`ol.records li a.code[href*="quorum"]`))
+		waitPath("/kb/search/"), waitFor(`html[data-search="done"] ol.records li a.code`))
 	if loc := eval[string](t, tb, `location.pathname + location.search`); loc != "/kb/search/?q=quorum+lost" {
 		t.Errorf("search went to %s", loc)
 	}
@@ -127,13 +128,35 @@ func (b *bt) exportSearch(t *testing.T) {
 // server's /lookup does; an unknown text goes to the search.
 func (b *bt) exportLookup(t *testing.T) {
 	tb := b.newTab(t)
-	tb.do(t, chromedp.Navigate(b.srv.URL+"/kb/lookup/?q=JS_CONSUMER_OFFLINE"), waitFor("#source"))
+	tb.do(t, chromedp.Navigate(b.srv.URL+"/kb/lookup/?q=JS_CONSUMER_OFFLINE"), waitPath("/kb"+seedPath+"/"), waitFor("#source"))
 	if p := eval[string](t, tb, `location.pathname`); p != "/kb"+seedPath+"/" {
 		t.Errorf("lookup went to %s", p)
 	}
-	tb.do(t, chromedp.Navigate(b.srv.URL+"/kb/lookup/?q=nothing+like+this"), waitFor(`#export-note`), waitFor(".total"))
+	tb.do(t, chromedp.Navigate(b.srv.URL+"/kb/lookup/?q=nothing+like+this"), waitPath("/kb/search/"), waitFor(`html[data-search="done"] .total`))
 	if loc := eval[string](t, tb, `location.pathname + location.search`); loc != "/kb/search/?q=nothing%20like%20this" {
 		t.Errorf("unknown lookup went to %s", loc)
 	}
+	if total := eval[string](t, tb, `document.querySelector(".total").textContent`); total != "0 matching errors" {
+		t.Errorf("unknown lookup: search says %q", total)
+	}
 	tb.check(t, "lookup")
+}
+
+// waitPath waits until the tab's address has the path p: the lookup page
+// moves on with location.replace once its script has run.
+func waitPath(p string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		js := `document.readyState === "complete" && location.pathname === ` + jsString(p)
+		for {
+			ok, err := chromedp.Evaluate[bool](js)(ctx, t)
+			if err == nil && ok {
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("wait for %s: %w", p, ctx.Err())
+			case <-time.After(25 * time.Millisecond):
+			}
+		}
+	})
 }
