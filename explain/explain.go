@@ -103,6 +103,10 @@ func Markdown(w io.Writer, r *errkb.Record, baseURL string) error {
 		}
 	}
 	section("How to handle it", r.HandlingStrategy)
+	if strings.TrimSpace(r.ExampleFix) != "" {
+		fence := fenceFor(r.ExampleFix)
+		ew.printf("## Example fix\n\n%s\n%s\n%s\n\n", fence, strings.TrimRight(r.ExampleFix, "\n"), fence)
+	}
 	ew.printf("More: <%s%s>\n", baseURL, PagePath(r))
 	return ew.err
 }

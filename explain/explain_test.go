@@ -17,6 +17,7 @@ func record() *errkb.Record {
 		FilePath: "engine/fuel.go", LineNumber: 12, SourceCode: "func check() {\n\treturn ErrFuelLow\n}\n", SourceCodeStart: 11,
 		GithubURL:   "https://github.com/acme-labs/rocket/blob/0123456789abcdef0123456789abcdef01234567/engine/fuel.go#L12",
 		AnalyzedSha: "0123456789abcdef0123456789abcdef01234567",
+		ExampleFix:  "if fuel < reserve {\n\trefuel()\n}\n// ```",
 	}
 }
 
@@ -51,6 +52,7 @@ func TestMarkdown(t *testing.T) {
 		"[engine/fuel\\.go:12](https://github.com/acme-labs/rocket/blob/0123456789abcdef0123456789abcdef01234567/engine/fuel.go#L12) at commit `0123456789ab`",
 		"```\n     11  func check() {\n>    12  \treturn ErrFuelLow\n     13  }\n```\n",
 		"Lines on GitHub: [11](https://github.com/acme-labs/rocket/blob/0123456789abcdef0123456789abcdef01234567/engine/fuel.go#L11) [12](",
+		"## Example fix\n\n````\nif fuel < reserve {\n\trefuel()\n}\n// ```\n````\n",
 		"More: </errors/acme-labs/rocket/fuel-low>\n",
 	} {
 		if !strings.Contains(md, want) {
