@@ -1,5 +1,5 @@
 // The search of a static errkb export. It reads search/index.json, written
-// at export time, and answers ?q=&repo=&tag=&severity= in the page the
+// at export time, and answers ?q=&repo=&tag=&severity=&page= in the page the
 // server would have answered. In lookup mode it goes straight to the error
 // that q names exactly (code, class, id or message), as /lookup does, and
 // to the search otherwise.
@@ -11,7 +11,10 @@
   var params = new URLSearchParams(location.search);
   var q = (params.get("q") || "").trim();
   var filters = { repo: params.get("repo") || "", tag: params.get("tag") || "", severity: params.get("severity") || "" };
-  if (mode === "search" && !q && !filters.repo && !filters.tag && !filters.severity) { return; }
+  var page = Math.max(1, parseInt(params.get("page") || "1", 10) || 1);
+  var pageSize = 20;
+  // The page as exported already lists the first errors.
+  if (mode === "search" && !q && !filters.repo && !filters.tag && !filters.severity && page === 1) { return; }
 
   function words(s) { return (s || "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean); }
   function norm(s) { return (s || "").trim().toLowerCase().replace(/[-. \t]/g, "_"); }
@@ -77,6 +80,15 @@
     return e;
   }
 
+  function pageLink(rel, label, n) {
+    var p = new URLSearchParams(location.search);
+    p.set("page", String(n));
+    var a = el("a", "", label);
+    a.rel = rel;
+    a.href = "?" + p.toString();
+    return a;
+  }
+
   // show writes the hits in the markup of the server's search page, so
   // the site's stylesheet applies.
   function show(hits, f) {
@@ -97,8 +109,10 @@
     results.textContent = "";
     var section = el("section", "hits");
     section.setAttribute("aria-label", "Results");
+    var first = (page - 1) * pageSize;
     var ol = el("ol", "records");
-    hits.slice(0, 100).forEach(function (r) {
+    ol.setAttribute("start", String(first + 1));
+    hits.slice(first, first + pageSize).forEach(function (r) {
       var li = el("li");
       var a = el("a", "code", r[f.code] || r[f["class"]] || r[f.message]);
       a.href = new URL(r[f.path], root).href;
@@ -112,6 +126,11 @@
     });
     section.appendChild(ol);
     if (!hits.length) { section.appendChild(el("p", "none", "No error matches. Try fewer words, or a code.")); }
+    var nav = el("nav", "pages");
+    nav.setAttribute("aria-label", "Pages");
+    if (page > 1) { nav.appendChild(pageLink("prev", "Previous", page - 1)); }
+    if (first + pageSize < hits.length) { nav.appendChild(pageLink("next", "Next", page + 1)); }
+    section.appendChild(nav);
     results.appendChild(section);
   }
 })();

@@ -122,6 +122,24 @@ func (b *bt) exportSearch(t *testing.T) {
 		t.Errorf("first result opened %s", p)
 	}
 	tb.check(t, "search result")
+
+	// A tag filter, as the facet links of the search page send it.
+	want := len(loadPages(t).ByTag("consumer"))
+	tb.do(t, chromedp.Navigate(b.srv.URL+"/kb/search/?tag=consumer"), waitFor(`html[data-search="done"] .total`))
+	if n := eval[int](t, tb, `document.querySelectorAll("ol.records li").length`); n != want || want == 0 {
+		t.Errorf("tag filter: %d results, want %d", n, want)
+	}
+	tb.check(t, "tag filter")
+
+	// Pages of 20, as on the server: the four fixtures fill page 1 only.
+	tb.do(t, chromedp.Navigate(b.srv.URL+"/kb/search/?page=2"), waitFor(`html[data-search="done"] .total`))
+	if n := eval[int](t, tb, `document.querySelectorAll("ol.records li").length`); n != 0 {
+		t.Errorf("page 2: %d results", n)
+	}
+	if prev := eval[string](t, tb, `(document.querySelector('nav.pages a[rel="prev"]') || {}).href || ""`); !strings.HasSuffix(prev, "/kb/search/?page=1") {
+		t.Errorf("page 2: previous link %q", prev)
+	}
+	tb.check(t, "page 2")
 }
 
 // exportLookup: /kb/lookup/?q=CODE goes straight to the error, as the
