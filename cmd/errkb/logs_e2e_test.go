@@ -88,6 +88,15 @@ func TestAnnotateFilesAndServer(t *testing.T) {
 		t.Errorf("--url:\n%.400q\nwant\n%.400q", remote, want)
 	}
 
+	// --dataset: a folder's records instead of the embedded ones.
+	widget := filepath.Join(dir, "widget.log")
+	must(t, os.WriteFile(widget, []byte("E push: widget queue \"jobs\" is full\n"+offlineLine+"\n"), 0o644))
+	got := runBinary(t, bin, 0, "annotate", "--dataset", "../../testdata/basic", widget)
+	want = "E push: widget queue \"jobs\" is full  errkb_code=WD_QUEUE_FULL errkb_url=/errors/acme-labs/widgetd/queue-full\n" + offlineLine + offlineNotes + offlinePath + "\n"
+	if got != want {
+		t.Errorf("--dataset:\n%q\nwant\n%q", got, want)
+	}
+
 	if out := runBinary(t, bin, 2, "annotate", filepath.Join(dir, "missing.log")); !strings.Contains(out, "cannot read "+filepath.Join(dir, "missing.log")+": no such file or directory") {
 		t.Errorf("missing file: %q", out)
 	}
