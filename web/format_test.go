@@ -118,6 +118,12 @@ func TestLookupAsText(t *testing.T) {
 		t.Errorf("markdown match: status %d body %q", w.Code, w.Body.String())
 	}
 
+	// Errors answer a terminal in text too.
+	w = get(t, s, "/errors/nats-io/nats-server/no-such-error", "Accept", "text/plain")
+	if w.Code != http.StatusNotFound || w.Body.String() != "errkb has no error at nats-io/nats-server/no-such-error.\n" {
+		t.Errorf("missing page as text: %d %q", w.Code, w.Body.String())
+	}
+
 	// A browser still gets the redirect.
 	w = get(t, s, "/lookup?q=JS_CONSUMER_OFFLINE", "Accept", "text/html")
 	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/errors/nats-io/nats-server/js-consumer-offline" {
