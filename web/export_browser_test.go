@@ -131,6 +131,16 @@ func (b *bt) exportSearch(t *testing.T) {
 	}
 	tb.check(t, "tag filter")
 
+	// The hostile record's markup is shown as text by the browser search too.
+	tb.do(t, chromedp.Navigate(b.srv.URL+"/kb/search/?q=script"), waitFor(`html[data-search="done"] .total`))
+	if codes := eval[[]string](t, tb, `Array.from(document.querySelectorAll("ol.records a.code")).map(function (a) { return a.textContent })`); len(codes) == 0 || codes[0] != "<script>window.__pwned=1</script>" {
+		t.Errorf("hostile search: %q", codes)
+	}
+	if eval[bool](t, tb, `!!window.__pwned || !!document.querySelector("ol.records script, ol.records img")`) {
+		t.Error("the hostile record's markup ran in the browser search")
+	}
+	tb.check(t, "hostile search")
+
 	// Pages of 20, as on the server: the four fixtures fill page 1 only.
 	tb.do(t, chromedp.Navigate(b.srv.URL+"/kb/search/?page=2"), waitFor(`html[data-search="done"] .total`))
 	if n := eval[int](t, tb, `document.querySelectorAll("ol.records li").length`); n != 0 {
