@@ -23,31 +23,48 @@ type Dataset struct {
 
 	hashOnce sync.Once
 	hash     string
-	digests  map[*Record][32]byte // from Load; see recordDigest
-	spill    *spillFile
-	spillErr error
-
-	fromSnapshot bool
+	storage  Storage
 }
 
-// FromSnapshot reports whether Load read the dataset from a snapshot saved
-// by an earlier start rather than from its files.
-func (ds *Dataset) FromSnapshot() bool { return ds.fromSnapshot }
+// Storage is what a storage engine (internal/store) that holds a dataset's
+// bytes outside the heap tells the dataset about them.
+type Storage struct {
+	// Release drops the records' pages from the process's memory; the
+	// records read the same afterwards.
+	Release func()
+	// Err is why the records stayed on the heap, or were not saved for
+	// the next start, when that was asked for.
+	Err error
+	// FromSnapshot is set when the records were read from a snapshot
+	// saved by an earlier start rather than from their files.
+	FromSnapshot bool
+	// Digests holds each record's RecordDigest, computed while its bytes
+	// were still on the heap, so hashing the dataset reads no pages back.
+	Digests map[*Record][32]byte
+}
 
-// ReleasePages tells the kernel that the records' spilled text (see
-// Options.SpillDir) need not stay resident: after reading every record,
-// as building the index does, the pages would otherwise count against
-// this process until the kernel reclaims them. Records read the same
-// afterwards. Without spilling it does nothing.
+// SetStorage records where the dataset's bytes live. Call it before the
+// dataset is shared.
+func (ds *Dataset) SetStorage(s Storage) { ds.storage = s }
+
+// FromSnapshot reports whether the records were read from a snapshot
+// saved by an earlier start rather than from their files.
+func (ds *Dataset) FromSnapshot() bool { return ds.storage.FromSnapshot }
+
+// ReleasePages tells the kernel that the records' text, when a storage
+// engine moved it out of the heap, need not stay resident: after reading
+// every record, as building the index does, the pages would otherwise
+// count against this process until the kernel reclaims them. Records read
+// the same afterwards. Otherwise it does nothing.
 func (ds *Dataset) ReleasePages() {
-	if ds.spill != nil {
-		ds.spill.release()
+	if ds.storage.Release != nil {
+		ds.storage.Release()
 	}
 }
 
-// SpillError is why records could not be moved out of the heap when
-// Options.SpillDir asked for it; nil otherwise.
-func (ds *Dataset) SpillError() error { return ds.spillErr }
+// SpillError is why records could not be moved out of the heap, or saved
+// for the next start, when that was asked for; nil otherwise.
+func (ds *Dataset) SpillError() error { return ds.storage.Err }
 
 // Project is one repo with the number of records it has.
 type Project struct {
@@ -61,7 +78,10 @@ type TagCount struct {
 	Count int
 }
 
-func newDataset(records []*Record) *Dataset {
+// NewDataset sorts records and indexes them for the lookups pages need.
+// Load calls it; so does a storage engine reading a saved dataset. The
+// records must be valid and unique, as Load leaves them.
+func NewDataset(records []*Record) *Dataset {
 	slices.SortFunc(records, func(a, b *Record) int {
 		return cmp.Or(strings.Compare(strings.ToLower(a.Repo), strings.ToLower(b.Repo)), strings.Compare(a.Slug, b.Slug))
 	})

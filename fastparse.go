@@ -3,6 +3,7 @@ package errkb
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -42,7 +43,12 @@ func parseEntryFast(raw []byte, loc Location) (rec *Record, ok bool) {
 // itself for a bare record, with the envelope's datasetVersion.
 func splitEnvelope(raw []byte) (recRaw []byte, version string, ok bool) {
 	var recSpan, verSpan []byte
+	seen := map[string]bool{}
 	ok = eachKey(raw, func(key string, value []byte) bool {
+		if seen[key] {
+			return false // checkKeys reports it
+		}
+		seen[key] = true
 		switch {
 		case key == "record":
 			if recSpan != nil {
@@ -76,14 +82,9 @@ func splitEnvelope(raw []byte) (recRaw []byte, version string, ok bool) {
 	return recSpan, version, true
 }
 
-// knownFieldIndex maps each known field name to its position in knownFields.
-var knownFieldIndex = func() map[string]int {
-	m := make(map[string]int, len(knownFields))
-	for i, f := range knownFields {
-		m[f.name] = i
-	}
-	return m
-}()
+// maxKnownFields bounds the field table so that plainKnownKeys can mark
+// the fields it has seen without allocating; fields_test.go checks it.
+const maxKnownFields = 64
 
 // plainKnownKeys reports whether every key of the record object is a known
 // field, spelled exactly and appearing once. Decoding into Record then
@@ -91,14 +92,37 @@ var knownFieldIndex = func() map[string]int {
 // unknown field can hide what checkHostile looks for (nesting, URLs): a
 // record with fields this version does not know takes the careful path.
 func plainKnownKeys(obj []byte) bool {
-	var seen [64]bool
-	return eachKey(obj, func(key string, _ []byte) bool {
+	var seen [maxKnownFields]bool
+	return eachKey(obj, func(key string, value []byte) bool {
 		i, ok := knownFieldIndex[key]
 		if !ok || seen[i] {
 			return false
 		}
 		seen[i] = true
+		return key != "callSites" || plainCallSites(value)
+	})
+}
+
+// plainCallSites reports whether every entry of a callSites array is null
+// or an object whose keys are call-site fields, spelled exactly and
+// appearing once, so that nothing in it escapes the fast path's checks.
+func plainCallSites(arr []byte) bool {
+	if isNull(arr) {
 		return true
+	}
+	return eachElem(arr, func(elem []byte) bool {
+		if isNull(elem) {
+			return true
+		}
+		var seen [4]bool
+		return eachKey(elem, func(key string, _ []byte) bool {
+			i := slices.Index(callSiteFields, key)
+			if i < 0 || seen[i] {
+				return false
+			}
+			seen[i] = true
+			return true
+		})
 	})
 }
 
@@ -106,41 +130,62 @@ func plainKnownKeys(obj []byte) bool {
 // which must be valid JSON. It returns false when obj is not an object, a
 // key holds an escape, or fn returns false.
 func eachKey(obj []byte, fn func(key string, value []byte) bool) bool {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
+	return eachMember(obj, '{', func(key, value []byte) bool {
+		return bytes.IndexByte(key, '\\') < 0 && fn(string(key), value)
+	})
+}
+
+// eachElem calls fn with every element of the JSON array arr, which must
+// be valid JSON. It returns false when arr is not an array or fn returns
+// false.
+func eachElem(arr []byte, fn func(elem []byte) bool) bool {
+	return eachMember(arr, '[', func(_, elem []byte) bool { return fn(elem) })
+}
+
+// eachMember walks the object (open is '{') or array ('[') b, which must
+// be valid JSON, calling fn with each member's key (nil in an array) and
+// raw value. It returns false when b is not of that kind or fn returns
+// false.
+func eachMember(b []byte, open byte, fn func(key, value []byte) bool) bool {
+	closing := byte('}')
+	if open == '[' {
+		closing = ']'
+	}
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != open {
 		return false
 	}
-	i = skipSpace(obj, i+1)
-	if i < len(obj) && obj[i] == '}' {
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == closing {
 		return true
 	}
-	for i < len(obj) {
-		if obj[i] != '"' {
+	for i < len(b) {
+		var key []byte
+		if open == '{' {
+			if b[i] != '"' {
+				return false
+			}
+			end := skipString(b, i)
+			if end < 0 {
+				return false
+			}
+			key = b[i+1 : end-1]
+			i = skipSpace(b, end)
+			if i >= len(b) || b[i] != ':' {
+				return false
+			}
+			i = skipSpace(b, i+1)
+		}
+		stop := skipValue(b, i)
+		if stop < 0 || !fn(key, b[i:stop]) {
 			return false
 		}
-		end := bytes.IndexByte(obj[i+1:], '"')
-		if end < 0 {
-			return false
-		}
-		key := obj[i+1 : i+1+end]
-		if bytes.IndexByte(key, '\\') >= 0 {
-			return false
-		}
-		i = skipSpace(obj, i+end+2)
-		if i >= len(obj) || obj[i] != ':' {
-			return false
-		}
-		start := skipSpace(obj, i+1)
-		stop := skipValue(obj, start)
-		if stop < 0 || !fn(string(key), obj[start:stop]) {
-			return false
-		}
-		i = skipSpace(obj, stop)
-		if i < len(obj) && obj[i] == ',' {
-			i = skipSpace(obj, i+1)
+		i = skipSpace(b, stop)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
 			continue
 		}
-		return i < len(obj) && obj[i] == '}'
+		return i < len(b) && b[i] == closing
 	}
 	return false
 }

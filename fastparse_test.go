@@ -1,7 +1,7 @@
 package errkb
 
 import (
-	"os"
+	"io/fs"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,7 +10,7 @@ import (
 // TestParseEntryFastAgrees checks that the quick path never accepts what
 // the careful path rejects, and yields the same Record when both accept.
 func TestParseEntryFastAgrees(t *testing.T) {
-	seed, err := os.ReadFile("dataset/nats-io/nats-server/js-consumer-offline.json")
+	seed, err := fs.ReadFile(Embedded().FS, "nats-io/nats-server/js-consumer-offline.json")
 	if err != nil {
 		t.Fatal(err)
 	}

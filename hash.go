@@ -5,8 +5,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash"
-	"runtime"
 	"sync"
+
+	"github.com/errkb/errkb/internal/parallel"
 )
 
 // Hash identifies the dataset's content: two datasets with the same hash
@@ -17,14 +18,15 @@ import (
 //
 // It is computed once, on first use, on every CPU.
 func (ds *Dataset) Hash() string {
-	ds.hashOnce.Do(func() { ds.hash = hashRecords(ds.Records, ds.digests) })
+	ds.hashOnce.Do(func() { ds.hash = hashRecords(ds.Records, ds.storage.Digests) })
 	return ds.hash
 }
 
-// recordDigest hashes what the dataset hash covers of one record. Load
-// computes it while the record's bytes are still on the heap, so hashing
-// the dataset later does not read spilled pages back in.
-func recordDigest(r *Record) [sha256.Size]byte {
+// RecordDigest hashes what the dataset hash covers of one record. A
+// storage engine computes it while the record's bytes are still on the
+// heap (see Storage.Digests), so hashing the dataset later does not read
+// spilled pages back in.
+func RecordDigest(r *Record) [sha256.Size]byte {
 	h := sha256.New()
 	writeField(h, []byte(r.DatasetVersion))
 	writeField(h, r.Raw)
@@ -39,28 +41,17 @@ func recordDigest(r *Record) [sha256.Size]byte {
 func hashRecords(records []*Record, digests map[*Record][sha256.Size]byte) string {
 	const chunk = 4096
 	sums := make([][]byte, (len(records)+chunk-1)/chunk)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(sums), 1)) {
-		wg.Go(func() {
-			for c := range next {
-				h := sha256.New()
-				for _, r := range records[c*chunk : min((c+1)*chunk, len(records))] {
-					d, ok := digests[r]
-					if !ok {
-						d = recordDigest(r)
-					}
-					_, _ = h.Write(d[:])
-				}
-				sums[c] = h.Sum(nil)
+	parallel.For(len(sums), func(c int) {
+		h := sha256.New()
+		for _, r := range records[c*chunk : min((c+1)*chunk, len(records))] {
+			d, ok := digests[r]
+			if !ok {
+				d = RecordDigest(r)
 			}
-		})
-	}
-	for c := range sums {
-		next <- c
-	}
-	close(next)
-	wg.Wait()
+			_, _ = h.Write(d[:])
+		}
+		sums[c] = h.Sum(nil)
+	})
 	h := sha256.New()
 	_, _ = h.Write([]byte("errkb dataset v2\n"))
 	for _, s := range sums {

@@ -1,26 +1,20 @@
-package errkb
+package errkb_test
 
 import (
 	"strings"
 	"testing"
-	"testing/fstest"
+
+	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/errkbtest"
 )
 
 func TestDatasetHash(t *testing.T) {
 	rec := func(id, msg string) string {
-		return `{"id":"` + id + `","repo":"acme/widget","slug":"s-` + id + `","errorCode":"E` + id + `","errorMessage":"` + msg + `","severity":"error"}`
+		return string(errkbtest.Bare(errkbtest.Record(errkbtest.ID("r"+id), func(r *errkb.Record) { r.ErrorMessage = msg })))
 	}
-	load := func(files map[string]string) *Dataset {
+	load := func(files map[string]string) *errkb.Dataset {
 		t.Helper()
-		fsys := fstest.MapFS{}
-		for name, data := range files {
-			fsys[name] = &fstest.MapFile{Data: []byte(data)}
-		}
-		ds, err := Load(Source{Name: "t", FS: fsys})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ds
+		return errkbtest.Load(t, errkb.Source{Name: "t", FS: errkbtest.Files(files)})
 	}
 	base := load(map[string]string{"a.jsonl": rec("1", "one") + "\n" + rec("2", "two") + "\n"})
 	tests := []struct {

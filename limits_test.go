@@ -94,7 +94,10 @@ func TestDangerousLink(t *testing.T) {
 		"[a](https://example.com)":           false,
 		"[a](/errors/x)":                     false,
 		"std::vector<int> and <stream>":      false,
-		"C:\\Windows\\path and [x](C:\\tmp)": false,
+		"C:\\Windows\\path and [x](C:\\tmp)": true, // pages drop it: "C:" reads as a scheme
+		"C:\\Windows\\path":                  false,
+		"[help](ms-msdt:/id PCWDiagnostic)":  true,
+		"<search-ms:query=x>":                true,
 		"the javascript: prefix in prose":    false,
 		"`[a](javascript:x)` in code":        true, // reported though goldmark would not link it: strict is fine
 	} {

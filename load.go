@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"runtime"
 	"strings"
-	"sync"
+
+	"github.com/errkb/errkb/internal/parallel"
 )
 
 // Source is one dataset folder: the embedded dataset or a --dataset folder.
@@ -29,18 +29,13 @@ func Load(sources ...Source) (*Dataset, error) {
 	return LoadWithOptions(Options{}, sources...)
 }
 
-// Options tune loading for large datasets.
+// Options tune loading.
 type Options struct {
-	// SpillDir, when set, moves the records' raw JSON and long text fields
-	// out of the Go heap into a read-only mapping of an unlinked file in
-	// this folder (see spillFile). Records read the same; a server with a
-	// hundred thousand records needs a fraction of the memory. Where this
-	// is not possible the records stay on the heap, and SpillError says why.
-	//
-	// A dataset loaded without problems is also saved there as a snapshot,
-	// and a later Load of the same files by the same binary reads the
-	// snapshot instead of parsing JSON (see snapshot_linux.go).
-	SpillDir string
+	// Parsed, when set, is called with each file's valid records as soon
+	// as the file is parsed, on several goroutines at once. A storage
+	// engine (internal/store) uses it to move the records' text out of the
+	// heap while only a few files' records are on it.
+	Parsed func(records []*Record)
 }
 
 // LoadWithOptions is Load with options.
@@ -48,68 +43,51 @@ func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 	var (
 		records  []*Record
 		problems Problems
-		sf       *spillFile
-		spillErr error
-		digests  = make(map[*Record][32]byte)
 	)
-	key := ""
-	if opts.SpillDir != "" {
-		if key = filesKey(sources); key != "" {
-			if ds, err := loadSnapshot(opts.SpillDir, key); err == nil {
-				return ds, nil
-			}
-		}
-		sf, spillErr = newSpillFile(opts.SpillDir)
-	}
+	var total int64
 	for _, src := range sources {
-		recs, probs := loadSource(src, sf, &spillErr, digests)
-		records = append(records, recs...)
+		files, size, probs := datasetFiles(src)
 		problems = append(problems, probs...)
+		if total += size; total > maxDatasetBytes {
+			return NewDataset(nil), Problems{{Location: Location{File: src.Name},
+				Message: fmt.Sprintf("the dataset's files hold more than %d bytes (%d MiB); a dataset may hold at most %d MiB, so split it or raise the cap", total, total>>20, maxDatasetBytes>>20)}}
+		}
+		for _, r := range parseFiles(src, files, opts.Parsed) {
+			records = append(records, r.records...)
+			problems = append(problems, r.problems...)
+		}
 	}
 	records, dups := dropDuplicates(records)
 	problems = append(problems, dups...)
-	ds := newDataset(records)
-	ds.spill, ds.spillErr, ds.digests = sf, spillErr, digests
-	if sf != nil {
-		if len(problems) == 0 && spillErr == nil && key != "" {
-			if err := saveSnapshot(opts.SpillDir, key, ds, sf); err != nil {
-				ds.spillErr = fmt.Errorf("save snapshot: %w", err)
-			}
-		}
-		sf.done()
-		ds.ReleasePages()
-	}
+	ds := NewDataset(records)
 	if len(problems) > 0 {
 		return ds, problems
 	}
 	return ds, nil
 }
 
-func loadSource(src Source, sf *spillFile, spillErr *error, digests map[*Record][32]byte) ([]*Record, Problems) {
-	files, problems := datasetFiles(src)
-	results := parseFiles(src, files, sf, spillErr)
-	var records []*Record
-	for _, r := range results {
-		records = append(records, r.records...)
-		problems = append(problems, r.problems...)
-		for j, rec := range r.records {
-			digests[rec] = r.digests[j]
-		}
+// Files lists the dataset files of src, as Load reads them, or says why
+// they cannot all be listed.
+func Files(src Source) ([]string, error) {
+	files, _, probs := datasetFiles(src)
+	if len(probs) > 0 {
+		return nil, probs
 	}
-	return records, problems
+	return files, nil
 }
 
 // datasetFiles lists the .json and .jsonl files of src in walk order,
-// skipping folders whose names start with a dot.
-func datasetFiles(src Source) ([]string, Problems) {
+// skipping folders whose names start with a dot, with their total size.
+func datasetFiles(src Source) ([]string, int64, Problems) {
 	var (
 		files    []string
+		size     int64
 		problems Problems
 	)
 	err := fs.WalkDir(src.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		name := path.Join(src.Name, p)
 		if err != nil {
-			problems = append(problems, Problem{Location: Location{File: name}, Message: err.Error()})
+			problems = append(problems, Problem{Location: Location{File: name}, Message: fileError(err)})
 			return nil
 		}
 		if d.IsDir() {
@@ -120,54 +98,49 @@ func datasetFiles(src Source) ([]string, Problems) {
 		}
 		if ext := path.Ext(p); ext == ".json" || ext == ".jsonl" {
 			files = append(files, p)
+			if info, err := d.Info(); err == nil {
+				size += info.Size()
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		problems = append(problems, Problem{Location: Location{File: src.Name}, Message: err.Error()})
 	}
-	return files, problems
+	return files, size, problems
+}
+
+// byteOrderMark is U+FEFF in UTF-8, which some editors put at the start
+// of a file and JSON does not allow.
+var byteOrderMark = []byte("\xEF\xBB\xBF")
+
+// fileError says in plain words why a dataset file could not be read.
+// A dataset opened with os.OpenRoot refuses symbolic links that leave its
+// folder with an error whose text ("statat x: path escapes from parent")
+// names no cause a user would recognise; os does not export it to compare.
+func fileError(err error) string {
+	if strings.Contains(err.Error(), "path escapes from parent") {
+		return "is a symbolic link to a file outside the dataset folder; copy the file into the folder instead"
+	}
+	return err.Error()
 }
 
 // fileResult is what one dataset file holds.
 type fileResult struct {
 	records  []*Record
-	digests  [][32]byte // of records, in order
 	problems Problems
 }
 
 // parseFiles reads and parses the files on every CPU; results keep the
 // files' order, so which of two duplicates is kept never depends on timing.
-// With sf, each file's records are spilled as soon as they are parsed, so
-// at most a few files' records are ever on the heap at once.
-func parseFiles(src Source, files []string, sf *spillFile, spillErr *error) []fileResult {
+func parseFiles(src Source, files []string, parsed func([]*Record)) []fileResult {
 	results := make([]fileResult, len(files))
-	next := make(chan int)
-	var (
-		wg   sync.WaitGroup
-		once sync.Once
-	)
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Go(func() {
-			for i := range next {
-				results[i] = parseFile(src, files[i])
-				for _, r := range results[i].records {
-					results[i].digests = append(results[i].digests, recordDigest(r))
-				}
-				if sf == nil {
-					continue
-				}
-				if err := sf.spill(results[i].records); err != nil {
-					once.Do(func() { *spillErr = err })
-				}
-			}
-		})
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(files), func(i int) {
+		results[i] = parseFile(src, files[i])
+		if parsed != nil {
+			parsed(results[i].records)
+		}
+	})
 	return results
 }
 
@@ -175,7 +148,11 @@ func parseFile(src Source, p string) fileResult {
 	name := path.Join(src.Name, p)
 	data, err := readCapped(src.FS, p)
 	if err != nil {
-		return fileResult{problems: Problems{{Location: Location{File: name}, Message: err.Error()}}}
+		return fileResult{problems: Problems{{Location: Location{File: name}, Message: fileError(err)}}}
+	}
+	if bytes.HasPrefix(data, byteOrderMark) {
+		return fileResult{problems: Problems{{Location: Location{File: name, Line: 1},
+			Message: "starts with a byte-order mark (U+FEFF); JSON files must be saved as UTF-8 without one"}}}
 	}
 	var r fileResult
 	if path.Ext(p) == ".jsonl" {
@@ -298,14 +275,19 @@ func lineAt(data []byte, off int) int {
 	return 1 + bytes.Count(data[:off], []byte("\n"))
 }
 
+// fastPath is off only in tests that compare the two paths.
+var fastPath = true
+
 // parseEntry turns one envelope or bare record into a Record, or reports
 // why it cannot.
 func parseEntry(raw []byte, loc Location) (*Record, Problems) {
 	if probs := tooLarge(raw, loc); probs != nil {
 		return nil, probs
 	}
-	if rec, ok := parseEntryFast(raw, loc); ok {
-		return rec, nil
+	if fastPath {
+		if rec, ok := parseEntryFast(raw, loc); ok {
+			return rec, nil
+		}
 	}
 	return parseEntryCareful(raw, loc)
 }
@@ -331,7 +313,14 @@ func parseEntryCareful(raw []byte, loc Location) (*Record, Problems) {
 		}
 		recRaw = r
 	}
-	probs := checkFields(fields, loc)
+	id := stringField(fields, "id")
+	var probs Problems
+	if _, envelope := top["record"]; envelope {
+		probs = checkKeys(raw, loc, id, envelopeKeyFold, true)
+	} else {
+		probs = checkKeys(raw, loc, id, bareKeyFold, false)
+	}
+	probs = append(probs, checkFields(fields, loc)...)
 	probs = append(probs, checkHostile(fields, loc)...)
 	if len(probs) > 0 {
 		return nil, probs
@@ -383,6 +372,14 @@ func stringField(fields map[string]json.RawMessage, name string) string {
 
 // MaxFileBytes caps one dataset file and one JSONL line.
 const MaxFileBytes = 64 << 20
+
+// MaxDatasetBytes caps the files of all sources of one Load together: a
+// dataset is held in memory (or, spilled, in the page cache) whole, and
+// 100,000 records take about 450 MB.
+const MaxDatasetBytes = 4 << 30
+
+// maxDatasetBytes is MaxDatasetBytes, lowered by tests.
+var maxDatasetBytes int64 = MaxDatasetBytes
 
 // Problem is one thing wrong with a dataset: where, which record and field,
 // and what.

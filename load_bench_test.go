@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/errkbtest"
 	"github.com/errkb/errkb/internal/kbgen"
 )
 
 // benchSizes are the dataset sizes of every benchmark; 100k is skipped with
 // -short.
-var benchSizes = []int{1000, 10000, 100000}
+var benchSizes = errkbtest.BenchSizes
 
 var (
 	genMu   sync.Mutex

@@ -1,62 +1,25 @@
-package errkb
+package errkb_test
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"strings"
 	"testing"
-	"testing/fstest"
+
+	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/errkbtest"
 )
 
-// validRecord is a fictional record with every field errkb reads.
-func validRecord() map[string]any {
-	return map[string]any{
-		"id": "f00dfeed00000001", "repo": "example-org/gizmo", "slug": "gizmo-jammed",
-		"errorCode": "GZ_JAMMED", "errorMessage": "gizmo is jammed", "messagePattern": "gizmo %s is jammed",
-		"errorType": "error_code", "errorClass": "JammedError", "httpStatus": nil, "severity": "error",
-		"filePath": "gizmo.go", "lineNumber": 3, "sourceCode": "a\nb\nreturn ErrJammed\nd",
-		"sourceCodeStart": 1, "sourceCodeEnd": 4,
-		"githubUrl":     "https://github.com/example-org/gizmo/blob/0000000000000000000000000000000000000000/gizmo.go#L1-L4",
-		"documentation": "The gizmo is jammed.", "solutions": []any{"Unjam it."}, "tags": []any{"gizmo"},
-		"preventionTips": []any{"Oil it."}, "schemaVersion": 2, "contentChangedAt": nil,
-	}
-}
-
-func envelope(t *testing.T, rec map[string]any) string {
+// load loads files as the dataset "ds".
+func load(t *testing.T, files map[string]string) (*errkb.Dataset, errkb.Problems) {
 	t.Helper()
-	b, err := json.Marshal(map[string]any{"record": rec, "datasetVersion": "v-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return errkbtest.Problems(t, errkb.Source{Name: "ds", FS: errkbtest.Files(files)})
 }
 
-func with(change func(r map[string]any)) map[string]any {
-	r := validRecord()
-	change(r)
-	return r
-}
-
-func load(t *testing.T, files map[string]string) (*Dataset, Problems) {
-	t.Helper()
-	fsys := fstest.MapFS{}
-	for name, data := range files {
-		fsys[name] = &fstest.MapFile{Data: []byte(data)}
-	}
-	ds, err := Load(Source{Name: "ds", FS: fsys})
-	if ds == nil {
-		t.Fatal("Load returned no dataset")
-	}
-	var probs Problems
-	if err != nil && !errors.As(err, &probs) {
-		t.Fatalf("Load: unexpected error type %T: %v", err, err)
-	}
-	return ds, probs
-}
+func envelope(rec map[string]any) string { return string(errkbtest.JSON(rec)) }
 
 func TestLoadFormats(t *testing.T) {
-	r1, r2 := validRecord(), with(func(r map[string]any) { r["id"] = "f00dfeed00000002"; r["slug"] = "other" })
+	r1, r2 := errkbtest.Fields(), errkbtest.Fields(func(r map[string]any) { r["id"] = "f00dfeed00000002"; r["slug"] = "other" })
 	bare, _ := json.Marshal(r1)
 	tests := []struct {
 		name    string
@@ -64,11 +27,11 @@ func TestLoadFormats(t *testing.T) {
 		want    int
 		version string
 	}{
-		{"envelope", map[string]string{"a.json": envelope(t, r1)}, 1, "v-test"},
+		{"envelope", map[string]string{"a.json": envelope(r1)}, 1, "v-test"},
 		{"bare record", map[string]string{"a.json": string(bare)}, 1, ""},
-		{"array of envelopes and records", map[string]string{"a.json": "[\n" + envelope(t, r1) + ",\n" + mustJSON(t, r2) + "\n]"}, 2, "v-test"},
-		{"jsonl with blank lines", map[string]string{"d/a.jsonl": envelope(t, r1) + "\n\n" + envelope(t, r2) + "\n"}, 2, "v-test"},
-		{"other files ignored", map[string]string{"a.json": envelope(t, r1), "README.md": "# notes", ".git/x.json": "{"}, 1, "v-test"},
+		{"array of envelopes and records", map[string]string{"a.json": "[\n" + envelope(r1) + ",\n" + mustJSON(t, r2) + "\n]"}, 2, "v-test"},
+		{"jsonl with blank lines", map[string]string{"d/a.jsonl": envelope(r1) + "\n\n" + envelope(r2) + "\n"}, 2, "v-test"},
+		{"other files ignored", map[string]string{"a.json": envelope(r1), "README.md": "# notes", ".git/x.json": "{"}, 1, "v-test"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,7 +49,7 @@ func TestLoadFormats(t *testing.T) {
 			if r.DatasetVersion != tt.version {
 				t.Errorf("DatasetVersion = %q, want %q", r.DatasetVersion, tt.version)
 			}
-			if got, ok := ds.ByPath("EXAMPLE-org/Gizmo", "gizmo-jammed"); !ok || got != r {
+			if got, ok := ds.ByPath("ACME-labs/Gizmo", "gizmo-jammed"); !ok || got != r {
 				t.Error("ByPath does not find the record with the repo in another case")
 			}
 		})
@@ -114,24 +77,24 @@ func TestLoadProblems(t *testing.T) {
 		line  int
 	}{
 		{"invalid JSON", "bad.json", "{\n\"record\": {,\n}", "", "invalid JSON", 2},
-		{"missing required", "a.json", envelope(t, with(func(r map[string]any) { delete(r, "errorMessage") })), "errorMessage", "is required", 1},
-		{"wrong type", "a.json", envelope(t, with(func(r map[string]any) { r["lineNumber"] = "3" })), "lineNumber", "must be an integer, got a string", 1},
-		{"wrong list type", "a.json", envelope(t, with(func(r map[string]any) { r["tags"] = "gizmo" })), "tags", "must be an array of strings", 1},
+		{"missing required", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { delete(r, "errorMessage") })), "errorMessage", "is required", 1},
+		{"wrong type", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["lineNumber"] = "3" })), "lineNumber", "must be an integer, got a string", 1},
+		{"wrong list type", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["tags"] = "gizmo" })), "tags", "must be an array of strings", 1},
 		{"record not object", "a.json", `{"record": [1], "datasetVersion": "x"}`, "record", "must be an object", 1},
-		{"not a github url", "a.json", envelope(t, with(func(r map[string]any) { r["githubUrl"] = "javascript:alert(1)" })), "githubUrl", "https://github.com/", 1},
-		{"http github url", "a.json", envelope(t, with(func(r map[string]any) { r["githubUrl"] = "http://github.com/a/b" })), "githubUrl", "https://github.com/", 1},
-		{"line outside snippet", "a.json", envelope(t, with(func(r map[string]any) { r["lineNumber"] = 9 })), "lineNumber", "outside the snippet's lines 1-4", 1},
-		{"start after end", "a.json", envelope(t, with(func(r map[string]any) { r["sourceCodeStart"] = 7 })), "sourceCodeStart", "after sourceCodeEnd", 1},
-		{"snippet length", "a.json", envelope(t, with(func(r map[string]any) { r["sourceCode"] = "one line" })), "sourceCode", "has 1 lines", 1},
-		{"bad repo", "a.json", envelope(t, with(func(r map[string]any) { r["repo"] = "no-slash" })), "repo", `"owner/name"`, 1},
-		{"bad slug", "a.json", envelope(t, with(func(r map[string]any) { r["slug"] = "../etc" })), "slug", "letters, digits", 1},
-		{"empty message", "a.json", envelope(t, with(func(r map[string]any) { r["errorMessage"] = " " })), "errorMessage", "must not be empty", 1},
-		{"jsonl line", "a.jsonl", envelope(t, validRecord()) + "\n" + envelope(t, with(func(r map[string]any) {
+		{"not a github url", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["githubUrl"] = "javascript:alert(1)" })), "githubUrl", "https://github.com/", 1},
+		{"http github url", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["githubUrl"] = "http://github.com/a/b" })), "githubUrl", "https://github.com/", 1},
+		{"line outside snippet", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["lineNumber"] = 9 })), "lineNumber", "outside the snippet's lines 1-4", 1},
+		{"start after end", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["sourceCodeStart"] = 7 })), "sourceCodeStart", "after sourceCodeEnd", 1},
+		{"snippet length", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["sourceCode"] = "one line" })), "sourceCode", "has 1 lines", 1},
+		{"bad repo", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["repo"] = "no-slash" })), "repo", `"owner/name"`, 1},
+		{"bad slug", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["slug"] = "../etc" })), "slug", "letters, digits", 1},
+		{"empty message", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["errorMessage"] = " " })), "errorMessage", "must not be empty", 1},
+		{"jsonl line", "a.jsonl", envelope(errkbtest.Fields()) + "\n" + envelope(errkbtest.Fields(func(r map[string]any) {
 			r["id"] = "f00dfeed00000009"
 			r["slug"] = "x"
 			r["severity"] = 5
 		})), "severity", "must be a string", 2},
-		{"array element line", "a.json", "[\n" + envelope(t, validRecord()) + ",\n" + envelope(t, with(func(r map[string]any) {
+		{"array element line", "a.json", "[\n" + envelope(errkbtest.Fields()) + ",\n" + envelope(errkbtest.Fields(func(r map[string]any) {
 			r["id"] = "f00dfeed00000009"
 			r["slug"] = "x"
 			delete(r, "repo")
@@ -156,15 +119,15 @@ func TestLoadProblems(t *testing.T) {
 
 func TestLoadReportsEveryProblemAndKeepsValidRecords(t *testing.T) {
 	files := map[string]string{
-		"a-good.json": envelope(t, validRecord()), // read first, so it is the one kept
-		"b1.json": envelope(t, with(func(r map[string]any) {
+		"a-good.json": envelope(errkbtest.Fields()), // read first, so it is the one kept
+		"b1.json": envelope(errkbtest.Fields(func(r map[string]any) {
 			r["id"] = "f00dfeed00000002"
 			r["slug"] = "b1"
 			r["tags"] = 1
 			delete(r, "severity")
 		})),
-		"b2.json": envelope(t, with(func(r map[string]any) { r["slug"] = "b2" })),                                              // duplicate id
-		"b3.json": envelope(t, with(func(r map[string]any) { r["id"] = "f00dfeed00000003"; r["repo"] = "EXAMPLE-ORG/gizmo" })), // duplicate repo+slug
+		"b2.json": envelope(errkbtest.Fields(func(r map[string]any) { r["slug"] = "b2" })),                                            // duplicate id
+		"b3.json": envelope(errkbtest.Fields(func(r map[string]any) { r["id"] = "f00dfeed00000003"; r["repo"] = "ACME-LABS/gizmo" })), // duplicate repo+slug
 		"b4.json": "not json",
 	}
 	ds, probs := load(t, files)
@@ -188,8 +151,8 @@ func TestLoadReportsEveryProblemAndKeepsValidRecords(t *testing.T) {
 // TestUnknownFieldsKept checks that fields errkb does not know survive
 // loading byte for byte, so the API can serve records without loss.
 func TestUnknownFieldsKept(t *testing.T) {
-	rec := with(func(r map[string]any) { r["futureField"] = map[string]any{"a": []any{1.5, "x", nil}} })
-	ds, probs := load(t, map[string]string{"a.json": envelope(t, rec)})
+	rec := errkbtest.Fields(func(r map[string]any) { r["futureField"] = map[string]any{"a": []any{1.5, "x", nil}} })
+	ds, probs := load(t, map[string]string{"a.json": envelope(rec)})
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
@@ -203,7 +166,7 @@ func TestUnknownFieldsKept(t *testing.T) {
 }
 
 func TestInvalidUTF8(t *testing.T) {
-	data := strings.Replace(envelope(t, validRecord()), "gizmo is jammed", "gizmo \xff jammed", 1)
+	data := strings.Replace(envelope(errkbtest.Fields()), "gizmo is jammed", "gizmo \xff jammed", 1)
 	_, probs := load(t, map[string]string{"a.json": data})
 	if len(probs) != 1 || !strings.Contains(probs[0].Message, "UTF-8") {
 		t.Errorf("want one invalid UTF-8 problem, got %v", probs)
@@ -213,7 +176,7 @@ func TestInvalidUTF8(t *testing.T) {
 // TestEmbeddedDataset validates every record built into the binary and
 // checks the seed is there byte for byte.
 func TestEmbeddedDataset(t *testing.T) {
-	ds, err := Load(Embedded())
+	ds, err := errkb.Load(errkb.Embedded())
 	if err != nil {
 		t.Fatalf("embedded dataset has problems:\n%v", err)
 	}
@@ -234,17 +197,13 @@ func TestEmbeddedDataset(t *testing.T) {
 		}
 		t.Skipf("shared seed not beside the repo: %v", err)
 	}
-	embedded, err := os.ReadFile("dataset/nats-io/nats-server/js-consumer-offline.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(seed) != string(embedded) {
+	if string(seed) != string(errkbtest.SeedJSON()) {
 		t.Error("dataset/nats-io/nats-server/js-consumer-offline.json differs from the shared seed")
 	}
 }
 
 func TestSnippetLines(t *testing.T) {
-	ds, probs := load(t, map[string]string{"a.json": envelope(t, validRecord())})
+	ds, probs := load(t, map[string]string{"a.json": envelope(errkbtest.Fields())})
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
@@ -256,7 +215,7 @@ func TestSnippetLines(t *testing.T) {
 	if !lines[2].IsError || lines[2].Text != "return ErrJammed" {
 		t.Errorf("error line not marked: %+v", lines[2])
 	}
-	want := "https://github.com/example-org/gizmo/blob/0000000000000000000000000000000000000000/gizmo.go#L3"
+	want := "https://github.com/acme-labs/gizmo/blob/0000000000000000000000000000000000000000/gizmo.go#L3"
 	if got := r.SourceLineURL(3); got != want {
 		t.Errorf("SourceLineURL(3) = %q, want %q", got, want)
 	}

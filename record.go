@@ -1,7 +1,10 @@
 // Package errkb owns the domain of the error knowledge base: the Record
-// model, loading records from a dataset folder, validating them, and the
-// dataset embedded in the binary. It depends on the standard library only,
-// so every other package can build on it.
+// model and its one field table, loading records from a dataset folder,
+// validating them, the one link policy, and the dataset embedded in the
+// binary. Where records' bytes live is not its business: internal/store
+// moves them out of the heap and saves snapshots. It depends on the
+// standard library (and internal/parallel) only, so every other package
+// can build on it.
 package errkb
 
 import (
@@ -15,38 +18,43 @@ import (
 // ones errkb reads to index and render; Raw keeps the record exactly as it
 // was given, so fields this version does not know are served without loss.
 type Record struct {
-	ID               string   `json:"id"`
-	Repo             string   `json:"repo"`
-	Slug             string   `json:"slug"`
-	ErrorCode        string   `json:"errorCode"`
-	ErrorMessage     string   `json:"errorMessage"`
-	MessagePattern   string   `json:"messagePattern"`
-	ErrorType        string   `json:"errorType"`
-	ErrorClass       string   `json:"errorClass"`
-	HTTPStatus       *int     `json:"httpStatus"`
-	Severity         string   `json:"severity"`
-	FilePath         string   `json:"filePath"`
-	LineNumber       int      `json:"lineNumber"`
-	SourceCode       string   `json:"sourceCode"`
-	SourceCodeStart  int      `json:"sourceCodeStart"`
-	SourceCodeEnd    int      `json:"sourceCodeEnd"`
-	GithubURL        string   `json:"githubUrl"`
-	Documentation    string   `json:"documentation"`
-	TriggerScenarios string   `json:"triggerScenarios"`
-	CommonSituations string   `json:"commonSituations"`
-	Solutions        []string `json:"solutions"`
-	ExampleFix       string   `json:"exampleFix"`
-	HandlingStrategy string   `json:"handlingStrategy"`
-	ValidationCode   string   `json:"validationCode"`
-	TypeGuard        string   `json:"typeGuard"`
-	TryCatchPattern  string   `json:"tryCatchPattern"`
-	PreventionTips   []string `json:"preventionTips"`
-	Tags             []string `json:"tags"`
-	BackgroundTag    string   `json:"backgroundTag"`
-	AnalyzedSha      string   `json:"analyzedSha"`
-	AnalyzedAt       string   `json:"analyzedAt"`
-	ContentChangedAt *string  `json:"contentChangedAt"`
-	SchemaVersion    int      `json:"schemaVersion"`
+	ID               string     `json:"id"`
+	Repo             string     `json:"repo"`
+	Slug             string     `json:"slug"`
+	ErrorCode        string     `json:"errorCode"`
+	ErrorMessage     string     `json:"errorMessage"`
+	MessagePattern   string     `json:"messagePattern"`
+	ErrorType        string     `json:"errorType"`
+	ErrorClass       string     `json:"errorClass"`
+	HTTPStatus       *int       `json:"httpStatus"`
+	Severity         string     `json:"severity"`
+	FilePath         string     `json:"filePath"`
+	LineNumber       int        `json:"lineNumber"`
+	SourceCode       string     `json:"sourceCode"`
+	SourceCodeStart  int        `json:"sourceCodeStart"`
+	SourceCodeEnd    int        `json:"sourceCodeEnd"`
+	GithubURL        string     `json:"githubUrl"`
+	Documentation    string     `json:"documentation"`
+	TriggerScenarios string     `json:"triggerScenarios"`
+	CommonSituations string     `json:"commonSituations"`
+	Solutions        []string   `json:"solutions"`
+	ExampleFix       string     `json:"exampleFix"`
+	HandlingStrategy string     `json:"handlingStrategy"`
+	ValidationCode   string     `json:"validationCode"`
+	TypeGuard        string     `json:"typeGuard"`
+	TryCatchPattern  string     `json:"tryCatchPattern"`
+	PreventionTips   []string   `json:"preventionTips"`
+	Tags             []string   `json:"tags"`
+	BackgroundTag    string     `json:"backgroundTag"`
+	AnalyzedSha      string     `json:"analyzedSha"`
+	AnalyzedAt       string     `json:"analyzedAt"`
+	ContentChangedAt *string    `json:"contentChangedAt"`
+	SchemaVersion    int        `json:"schemaVersion"`
+	NumericCode      *int       `json:"numericCode"` // the project's own numeric code (JetStream err_code, a nats.go ErrorCode value)
+	CallSites        []CallSite `json:"callSites"`   // where the error is raised
+	Wraps            []string   `json:"wraps"`       // ids of records whose error this one wraps (%w)
+	WrappedBy        []string   `json:"wrappedBy"`   // ids of records that wrap this one
+	GoPackage        string     `json:"goPackage"`   // import path of the package that defines the error
 
 	// Raw is the record object as it appeared in its file.
 	Raw json.RawMessage `json:"-"`
@@ -54,6 +62,14 @@ type Record struct {
 	DatasetVersion string `json:"-"`
 	// Source names the file and line the record was read from.
 	Source Location `json:"-"`
+}
+
+// CallSite is one place in the source where an error is raised.
+type CallSite struct {
+	FilePath   string `json:"filePath"`
+	LineNumber int    `json:"lineNumber"`
+	Function   string `json:"function"`
+	GithubURL  string `json:"githubUrl"`
 }
 
 // Location is where a record was read from, for error messages.

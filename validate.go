@@ -5,72 +5,10 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
-
-type fieldKind int
-
-const (
-	kindString fieldKind = iota
-	kindInt
-	kindStringList
-)
-
-func (k fieldKind) String() string {
-	switch k {
-	case kindInt:
-		return "an integer"
-	case kindStringList:
-		return "an array of strings"
-	default:
-		return "a string"
-	}
-}
-
-type fieldSpec struct {
-	name     string
-	kind     fieldKind
-	required bool
-}
-
-// knownFields are the fields errkb reads. Required ones identify and title a
-// record; the rest may be missing or null. Fields not listed here are kept
-// and served as they are.
-var knownFields = []fieldSpec{
-	{"id", kindString, true},
-	{"repo", kindString, true},
-	{"slug", kindString, true},
-	{"errorCode", kindString, true},
-	{"errorMessage", kindString, true},
-	{"severity", kindString, true},
-	{"messagePattern", kindString, false},
-	{"errorType", kindString, false},
-	{"errorClass", kindString, false},
-	{"httpStatus", kindInt, false},
-	{"filePath", kindString, false},
-	{"lineNumber", kindInt, false},
-	{"sourceCode", kindString, false},
-	{"sourceCodeStart", kindInt, false},
-	{"sourceCodeEnd", kindInt, false},
-	{"githubUrl", kindString, false},
-	{"documentation", kindString, false},
-	{"triggerScenarios", kindString, false},
-	{"commonSituations", kindString, false},
-	{"solutions", kindStringList, false},
-	{"exampleFix", kindString, false},
-	{"handlingStrategy", kindString, false},
-	{"validationCode", kindString, false},
-	{"typeGuard", kindString, false},
-	{"tryCatchPattern", kindString, false},
-	{"preventionTips", kindStringList, false},
-	{"tags", kindStringList, false},
-	{"backgroundTag", kindString, false},
-	{"analyzedSha", kindString, false},
-	{"analyzedAt", kindString, false},
-	{"contentChangedAt", kindString, false},
-	{"schemaVersion", kindInt, false},
-}
 
 // checkFields checks presence and JSON type of every known field.
 func checkFields(fields map[string]json.RawMessage, loc Location) Problems {
@@ -102,6 +40,9 @@ func hasKind(v json.RawMessage, k fieldKind) bool {
 		return json.Unmarshal(v, &n) == nil
 	case kindStringList:
 		var l []string
+		return bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) && json.Unmarshal(v, &l) == nil
+	case kindCallSites:
+		var l []CallSite
 		return bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) && json.Unmarshal(v, &l) == nil
 	}
 	return false
@@ -146,6 +87,13 @@ func checkRecord(r *Record) Problems {
 			add("githubUrl", msg)
 		}
 	}
+	for i, cs := range r.CallSites {
+		if cs.GithubURL != "" {
+			if msg := checkGithubURL(cs.GithubURL); msg != "" {
+				add("callSites["+itoa(i)+"].githubUrl", msg)
+			}
+		}
+	}
 	for i, t := range r.Tags {
 		if strings.TrimSpace(t) == "" || strings.ContainsAny(t, "/?#") {
 			add("tags", "tag "+itoa(i)+" must be a non-empty word without '/', '?' or '#', got "+quote(t))
@@ -187,9 +135,11 @@ func checkLines(r *Record) Problems {
 		}
 	}
 	start, end := r.SourceCodeStart, r.SourceCodeEnd
-	if start == 0 && end == 0 {
+	if len(probs) > 0 || start == 0 && end == 0 {
 		return probs
 	}
+	// Both are now 0 <= start <= end, so end-start cannot overflow, but
+	// end-start+1 can: the span is compared and printed without the +1.
 	if start > end {
 		add("sourceCodeStart", "is after sourceCodeEnd ("+itoa(start)+" > "+itoa(end)+")")
 		return probs
@@ -199,8 +149,9 @@ func checkLines(r *Record) Problems {
 	}
 	if r.SourceCode != "" {
 		n := strings.Count(strings.TrimSuffix(r.SourceCode, "\n"), "\n") + 1
-		if n != end-start+1 {
-			add("sourceCode", "has "+itoa(n)+" lines but sourceCodeStart-sourceCodeEnd spans "+itoa(end-start+1))
+		if n-1 != end-start {
+			span := strconv.FormatUint(uint64(end-start)+1, 10)
+			add("sourceCode", "has "+itoa(n)+" lines but sourceCodeStart-sourceCodeEnd spans "+span)
 		}
 	}
 	return probs

@@ -12,38 +12,21 @@ import (
 	"time"
 
 	"github.com/errkb/errkb"
-	"github.com/errkb/errkb/internal/kbgen"
+	"github.com/errkb/errkb/internal/errkbtest"
 )
 
 // benchSizes are the dataset sizes of the benchmarks; 100k is skipped with
 // -short. Run them with, for example:
 //
 //	go test -run XXX -bench . -benchtime 2000x ./index
-var benchSizes = []int{1000, 10000, 100000}
+var benchSizes = errkbtest.BenchSizes
 
 var (
 	benchMu      sync.Mutex
-	benchData    = map[int]*errkb.Dataset{}
 	benchIndexes = map[int]*Index{}
 )
 
-func benchDataset(b *testing.B, n int) *errkb.Dataset {
-	b.Helper()
-	if n >= 100000 && testing.Short() {
-		b.Skip("100k records skipped with -short")
-	}
-	benchMu.Lock()
-	defer benchMu.Unlock()
-	if ds, ok := benchData[n]; ok {
-		return ds
-	}
-	ds, err := errkb.Load(errkb.Source{Name: "gen", FS: kbgen.FS(n, 1)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchData[n] = ds
-	return ds
-}
+func benchDataset(b *testing.B, n int) *errkb.Dataset { return errkbtest.Generated(b, n) }
 
 // benchIndex is the on-disk index of n records, built once per run, as a
 // server with --index-dir serves it.

@@ -57,7 +57,7 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *s
 					return
 				}
 				// Indexing read these records' text; it need not stay
-				// resident (see errkb.Options.SpillDir).
+				// resident (see internal/store).
 				ds.ReleasePages()
 				n := done.Add(int64(hi - lo))
 				if n/progressEvery != (n-int64(hi-lo))/progressEvery {

@@ -7,17 +7,20 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/errkbtest"
 )
 
-// testIndex builds a real index of testdata/basic: the seed record and
+// testIndex builds a real index of the seed record and testdata/basic:
 // fictional acme-labs/widgetd records, two of which share a code.
 func testIndex(t testing.TB) *Index {
+	return buildIndex(t, errkbtest.SeedSource(), errkb.Source{Name: "basic", FS: os.DirFS("../testdata/basic")})
+}
+
+// buildIndex loads the sources, failing on any problem, and builds a real
+// index of them that is closed when the test ends.
+func buildIndex(t testing.TB, sources ...errkb.Source) *Index {
 	t.Helper()
-	ds, err := errkb.Load(errkb.Source{Name: "basic", FS: os.DirFS("../testdata/basic")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := Build(context.Background(), ds, slog.New(slog.DiscardHandler))
+	ix, err := Build(context.Background(), errkbtest.Load(t, sources...), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -31,15 +30,7 @@ func TestFuzzyExpansionFallsBack(t *testing.T) {
 		lines = append(lines, fmt.Sprintf(`{"id":"fx-%d","repo":"example-org/fixture","slug":"s%d","errorCode":"E_%d","errorMessage":%q,"severity":"error"}`,
 			rec, rec, rec, strings.Join(words, " ")))
 	}
-	ds, err := errkb.Load(errkb.Source{Name: "fx", FS: fstest.MapFS{"f.jsonl": {Data: []byte(strings.Join(lines, "\n"))}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := buildIndex(t, errkb.Source{Name: "fx", FS: fstest.MapFS{"f.jsonl": {Data: []byte(strings.Join(lines, "\n"))}}})
 
 	// "abcd" is one edit from every word: more than the clause limit, or
 	// this test proves nothing.

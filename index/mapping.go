@@ -1,7 +1,8 @@
 // Package index owns full-text search over records: the bleve mapping,
-// building the index, turning user text into queries, and deciding when a
-// lookup is confident. It returns its own Hit and Result types so callers
-// never depend on bleve.
+// building the index and keeping it on disk between starts (persist.go),
+// turning user text into queries, ranking, and deciding when a lookup is
+// confident. It returns its own Hit and Result types so callers never
+// depend on bleve.
 package index
 
 import (

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -22,6 +21,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/searcher"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/safefile"
 )
 
 // formatVersion names how records become index documents. Bump it when
@@ -192,7 +192,7 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 		return err
 	}
 	for i := range files {
-		if files[i].CRC32C, err = fileCRC(filepath.Join(bdir, files[i].Name)); err != nil {
+		if files[i].CRC32C, _, err = safefile.FileCRC(filepath.Join(bdir, files[i].Name)); err != nil {
 			return err
 		}
 	}
@@ -201,7 +201,7 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 	if err != nil {
 		return err
 	}
-	if err := writeFileSync(filepath.Join(tmp, manifestName), data); err != nil {
+	if err := safefile.WriteBytes(filepath.Join(tmp, manifestName), data); err != nil {
 		return fmt.Errorf("write manifest: %w", err)
 	}
 	if err := os.RemoveAll(final); err != nil {
@@ -240,15 +240,13 @@ func listFiles(dir string) ([]fileInfo, error) {
 	return files, nil
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // checkSums compares every file's CRC-32C with the manifest. It reads the
 // whole index (a few hundred MB at 100,000 records) at several GB/s; that
 // is the price of never serving from a corrupted segment, which bleve
 // would only notice, if at all, in the middle of a search.
 func checkSums(dir string, files []fileInfo) error {
 	for _, f := range files {
-		sum, err := fileCRC(filepath.Join(dir, filepath.FromSlash(f.Name)))
+		sum, _, err := safefile.FileCRC(filepath.Join(dir, filepath.FromSlash(f.Name)))
 		if err != nil {
 			return err
 		}
@@ -257,35 +255,6 @@ func checkSums(dir string, files []fileInfo) error {
 		}
 	}
 	return nil
-}
-
-func fileCRC(path string) (uint32, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	h := crc32.New(castagnoli)
-	if _, err := io.Copy(h, f); err != nil {
-		return 0, fmt.Errorf("read %s: %w", path, err)
-	}
-	return h.Sum32(), nil
-}
-
-func writeFileSync(path string, data []byte) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // removeOthers deletes the indexes of other keys and abandoned builds in

@@ -40,16 +40,7 @@ func rankIndex(t testing.TB) *Index {
 		lines = append(lines, string(b))
 	}
 	fsys := fstest.MapFS{"records.jsonl": &fstest.MapFile{Data: []byte(strings.Join(lines, "\n"))}}
-	ds, err := errkb.Load(errkb.Source{Name: "rank", FS: fsys})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	return ix
+	return buildIndex(t, errkb.Source{Name: "rank", FS: fsys})
 }
 
 func TestRanking(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"log/slog"
 	"os"
 	"sort"
 	"strings"
@@ -63,15 +62,7 @@ func ratio(a, b int) float64 {
 
 func relevanceIndex(t testing.TB) (*Index, []labelled) {
 	t.Helper()
-	ds, err := errkb.Load(errkb.Source{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
+	ix := buildIndex(t, errkb.Source{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
 	data, err := os.ReadFile("../testdata/relevance/queries.json")
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +72,7 @@ func relevanceIndex(t testing.TB) (*Index, []labelled) {
 		t.Fatal(err)
 	}
 	for _, q := range qs {
-		if _, ok := ds.ByID(q.Want); !ok {
+		if _, ok := ix.Dataset().ByID(q.Want); !ok {
 			t.Fatalf("query %q wants %s, which is not in the dataset", q.Q, q.Want)
 		}
 	}

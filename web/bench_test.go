@@ -8,12 +8,10 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
-	"github.com/errkb/errkb/internal/kbgen"
+	"github.com/errkb/errkb/internal/errkbtest"
 )
 
-// benchSizes are the dataset sizes of the benchmarks; 100k is skipped with
-// -short.
-var benchSizes = []int{1000, 10000, 100000}
+var benchSizes = errkbtest.BenchSizes
 
 var (
 	benchMu      sync.Mutex
@@ -22,17 +20,11 @@ var (
 
 func benchServer(b *testing.B, n int) *Server {
 	b.Helper()
-	if n >= 100000 && testing.Short() {
-		b.Skip("100k records skipped with -short")
-	}
+	ds := errkbtest.Generated(b, n)
 	benchMu.Lock()
 	defer benchMu.Unlock()
 	if s, ok := benchServers[n]; ok {
 		return s
-	}
-	ds, err := errkb.Load(errkb.Source{Name: "gen", FS: kbgen.FS(n, 1)})
-	if err != nil {
-		b.Fatal(err)
 	}
 	s := New(ds, Config{})
 	benchServers[n] = s

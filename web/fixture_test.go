@@ -6,10 +6,12 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/errkbtest"
 )
 
-// Fixture records under testdata/pages: the seed record (real, nats-io) and
-// clearly fictional ones, one of which holds an injection in every field.
+// Fixture records: the seed record (real, nats-io, from the embedded
+// dataset) and, under testdata/pages, clearly fictional ones, one of which
+// holds an injection in every field.
 const (
 	seedPath    = "/errors/nats-io/nats-server/js-consumer-offline"
 	quorumPath  = "/errors/fictional-org/quuxdb/replica-quorum-lost"
@@ -20,11 +22,7 @@ const (
 // loadPages loads the page fixtures; every one of them must be valid.
 func loadPages(t testing.TB) *errkb.Dataset {
 	t.Helper()
-	ds, err := errkb.Load(errkb.Source{Name: "pages", FS: os.DirFS("testdata/pages")})
-	if err != nil {
-		t.Fatalf("load testdata/pages: %v", err)
-	}
-	return ds
+	return errkbtest.Load(t, errkbtest.SeedSource(), errkb.Source{Name: "pages", FS: os.DirFS("testdata/pages")})
 }
 
 // newPagesServer serves the page fixtures. With search, the index is built

@@ -2,61 +2,29 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"golang.org/x/net/html"
 
 	"github.com/errkb/errkb"
-	"github.com/errkb/errkb/index"
+	"github.com/errkb/errkb/internal/errkbtest"
+	"github.com/errkb/errkb/internal/indextest"
 )
 
-// hostileRecord is a record of a fictional project whose every text field
-// carries markup and script, as a hostile dataset would.
-const hostileRecord = `{"record": {
- "id": "hostile-0001", "repo": "example-org/hostile-fixture", "slug": "script-in-fields",
- "errorCode": "E_<script>alert(1)</script>", "errorMessage": "failed: <img src=x onerror=alert(1)> stream closed",
- "messagePattern": "failed: <svg onload=alert(1)>", "errorClass": "\"><script>alert(2)</script>", "severity": "error<b>",
- "documentation": "See <script>alert(3)</script> and <a href=\"javascript:alert(4)\">x</a> and <img src=x onerror=alert(1)>",
- "triggerScenarios": "<iframe src=javascript:alert(5)></iframe> and \"><svg/onload=alert(6)>",
- "commonSituations": "<div onmouseover=\"alert(7)\">hover</div> <style>body{}</style>",
- "solutions": ["Use <stream> then [ok](https://example.com/ok)", "<style>*{}</style>"],
- "preventionTips": ["<form action=javascript:alert(9)><button>x</button></form>"],
- "exampleFix": "</code></pre><script>alert(10)</script>",
- "sourceCode": "line one <script>\nline two onerror=x\n", "sourceCodeStart": 10, "sourceCodeEnd": 11, "lineNumber": 11,
- "filePath": "<script>.go",
- "tags": ["xss<script>", "onload=alert(1)"]
-}, "datasetVersion": "2026-01-01"}`
-
 // testDataset is the embedded dataset plus the hostile fictional record.
-func testDataset(t testing.TB) *errkb.Dataset {
-	t.Helper()
-	hostile := errkb.Source{Name: "hostile", FS: fstest.MapFS{"h.json": {Data: []byte(hostileRecord)}}}
-	ds, err := errkb.Load(errkb.Embedded(), hostile)
-	if err != nil {
-		t.Fatalf("load test dataset: %v", err)
-	}
-	return ds
-}
+func testDataset(t testing.TB) *errkb.Dataset { return errkbtest.SeedWithHostile(t) }
 
 // readyServer serves ds with a real in-memory index, as a started server
 // does once /readyz answers 200.
 func readyServer(t testing.TB, ds *errkb.Dataset, cfg Config) *Server {
 	t.Helper()
-	ix, err := index.Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatalf("build index: %v", err)
-	}
-	t.Cleanup(func() { ix.Close() })
 	s := New(ds, cfg)
-	s.SetSearcher(ix)
+	s.SetSearcher(indextest.Build(t, ds))
 	return s
 }
 

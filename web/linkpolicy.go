@@ -1,18 +1,16 @@
 package web
 
 import (
-	"html"
-	"regexp"
-	"strings"
-
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/errkb/errkb"
 )
 
-// linkPolicy keeps only links and images whose URL is relative or uses
-// http, https or mailto (the schemes pkgsite's sanitizer allows). Goldmark
+// linkPolicy keeps only links and images whose URL errkb.AllowedURL
+// accepts: relative, or http, https or mailto. Goldmark
 // itself drops javascript:, vbscript:, file: and most data: URLs, but lets
 // any other scheme through, and an unknown scheme can start a program on
 // the reader's machine (ms-msdt:, search-ms:). A refused link shows its
@@ -66,34 +64,10 @@ func unlink(n ast.Node, src []byte) {
 	parent.RemoveChild(parent, n)
 }
 
-// allowedDestination judges a destination as the renderer will write it:
-// goldmark resolves entities ("A&colon;" becomes "A:") when it writes the
-// href, so the raw destination alone would let such a link through.
+// allowedDestination judges a destination by errkb.AllowedURL, the policy
+// validation applies too, as the renderer will write it: percent-escaped,
+// and with entities resolved ("A&colon;" becomes "A:"), which AllowedURL
+// itself checks.
 func allowedDestination(dest []byte) bool {
-	return allowedURL(string(dest)) &&
-		allowedURL(string(util.URLEscape(dest, true))) &&
-		allowedURL(html.UnescapeString(string(dest)))
-}
-
-var schemeRE = regexp.MustCompile(`^[a-z][a-z0-9+.-]*$`)
-
-// allowedURL reports whether u is relative or uses http, https or mailto,
-// parsed as a browser would: white space and control characters dropped,
-// case ignored, and no scheme unless the text before ':' is one.
-func allowedURL(u string) bool {
-	s := strings.ToLower(strings.Map(func(r rune) rune {
-		if r <= ' ' || r == 0x7f {
-			return -1
-		}
-		return r
-	}, u))
-	scheme, _, found := strings.Cut(s, ":")
-	if !found || !schemeRE.MatchString(scheme) {
-		return true
-	}
-	switch scheme {
-	case "http", "https", "mailto":
-		return true
-	}
-	return false
+	return errkb.AllowedURL(string(dest)) && errkb.AllowedURL(string(util.URLEscape(dest, true)))
 }

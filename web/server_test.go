@@ -16,15 +16,14 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
+	"github.com/errkb/errkb/internal/errkbtest"
 )
 
-// testServer serves testdata/basic with a real in-memory index.
+// testServer serves the seed record and testdata/basic with a real
+// in-memory index.
 func testServer(t testing.TB) *Server {
 	t.Helper()
-	ds, err := errkb.Load(errkb.Source{Name: "basic", FS: os.DirFS("../testdata/basic")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := errkbtest.Load(t, errkbtest.SeedSource(), errkb.Source{Name: "basic", FS: os.DirFS("../testdata/basic")})
 	return readyServer(t, ds, Config{})
 }
 
@@ -130,9 +129,16 @@ func TestRecordPageShowsTextNotMarkup(t *testing.T) {
 
 func TestAPIRecordServesEveryField(t *testing.T) {
 	s := testServer(t)
-	for _, tc := range []struct{ path, file string }{
-		{"/api/v1/errors/nats-io/nats-server/js-consumer-offline", "../testdata/basic/seed.json"},
-		{"/api/v1/errors/acme-labs/widgetd/queue-full", "../testdata/basic/acme-labs/queue-full.json"},
+	queueFull, err := os.ReadFile("../testdata/basic/acme-labs/queue-full.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path string
+		file []byte
+	}{
+		{"/api/v1/errors/nats-io/nats-server/js-consumer-offline", errkbtest.SeedJSON()},
+		{"/api/v1/errors/acme-labs/widgetd/queue-full", queueFull},
 	} {
 		resp := fetch(t, s, tc.path)
 		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json; charset=utf-8" {
@@ -142,11 +148,7 @@ func TestAPIRecordServesEveryField(t *testing.T) {
 		if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
 			t.Fatal(err)
 		}
-		raw, err := os.ReadFile(tc.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(raw, &want); err != nil {
+		if err := json.Unmarshal(tc.file, &want); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got["record"], want["record"]) {

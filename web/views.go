@@ -65,10 +65,11 @@ func recordItems(rs []*errkb.Record) []templates.RecordItem {
 	return items
 }
 
-// recordView builds the page of one record. Markdown, highlighting and
-// related errors are done here, once per record, and the result cached by
-// the caller: chroma alone costs milliseconds per record, too much for every
-// request and, on large datasets, for every record at start-up.
+// recordView builds the page of one record: Markdown, highlighting and
+// related errors. Nothing is built ahead: chroma alone costs milliseconds
+// per record, too much for every record at start-up on large datasets, and
+// the response cache (cache.go) keeps the rendered pages people open, so
+// it is not paid on every request either.
 func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.RecordView {
 	v := &templates.RecordView{
 		Base:       s.base(r.ErrorCode+": "+r.ErrorMessage, ""),

@@ -10,6 +10,7 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
+	"github.com/errkb/errkb/internal/store"
 )
 
 // datasetFlag collects repeated --dataset flags.
@@ -56,7 +57,7 @@ func sources(paths []string) ([]errkb.Source, error) {
 // loadDataset loads the datasets. With skipInvalid, bad records are logged
 // and left out; without it, any problem is an error listing them all. A
 // non-empty spillDir moves the records' text out of the heap (see
-// errkb.Options); the embedded dataset is small and stays where it is.
+// internal/store); the embedded dataset is small and stays where it is.
 func loadDataset(paths []string, skipInvalid bool, spillDir string, log *slog.Logger) (*errkb.Dataset, error) {
 	srcs, err := sources(paths)
 	if err != nil {
@@ -65,7 +66,7 @@ func loadDataset(paths []string, skipInvalid bool, spillDir string, log *slog.Lo
 	if len(paths) == 0 {
 		spillDir = ""
 	}
-	ds, err := errkb.LoadWithOptions(errkb.Options{SpillDir: spillDir}, srcs...)
+	ds, err := load(spillDir, srcs)
 	if ds != nil && ds.SpillError() != nil {
 		log.Warn("records kept on the heap or not saved for the next start", "err", ds.SpillError())
 	}
@@ -97,4 +98,13 @@ func loadIndexed(ctx context.Context, paths []string) (*errkb.Dataset, *index.In
 		return nil, nil, err
 	}
 	return ds, ix, nil
+}
+
+// load loads srcs, spilling their text into spillDir when one is given
+// (see internal/store).
+func load(spillDir string, srcs []errkb.Source) (*errkb.Dataset, error) {
+	if spillDir == "" {
+		return errkb.Load(srcs...)
+	}
+	return store.Load(spillDir, srcs...)
 }

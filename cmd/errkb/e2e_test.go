@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/errkb/errkb/internal/errkbtest"
 )
 
 func binary(t *testing.T) string {
@@ -85,11 +87,7 @@ func TestServeEmbeddedDataset(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &got); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("API: %d %v", resp.StatusCode, err)
 	}
-	seed, err := os.ReadFile("../../dataset/nats-io/nats-server/js-consumer-offline.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(seed, &want); err != nil {
+	if err := json.Unmarshal(errkbtest.SeedJSON(), &want); err != nil {
 		t.Fatal(err)
 	}
 	gotRec, _ := json.Marshal(got["record"])
@@ -237,5 +235,39 @@ func TestUsage(t *testing.T) {
 	out.Reset()
 	if code := run(t.Context(), []string{"version"}, &out, &errOut, func(string) string { return "" }); code != 0 || !strings.Contains(out.String(), "2026-09-08T15:18:49.778Z") {
 		t.Errorf("version: exit %d, %q", code, out.String())
+	}
+}
+
+// TestValidateReportsRecordKeys runs the binary on records that say one
+// thing to errkb and another to a reader of the file: each is refused
+// with its file, line and key, and so are a byte-order mark and a link
+// pages would drop.
+func TestValidateReportsRecordKeys(t *testing.T) {
+	seed, err := os.ReadFile("../../testdata/basic/acme-labs/queue-full.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(seed)
+	dir := writeFiles(t, map[string]string{
+		"dup.json":  strings.Replace(s, `"record": {`, "\"record\": {\n\"id\": \"other\",", 1),
+		"case.json": strings.Replace(s, `"record": {`, "\"record\": {\n\"ID\": \"other\", \"Repo\": \"other/repo\",", 1),
+		"bom.json":  "\uFEFF" + s,
+		"link.json": strings.Replace(s, `"documentation": "`, `"documentation": "[help](ms-msdt:/id) `, 1),
+	})
+	out, err := exec.Command(binary(t), "validate", dir).CombinedOutput()
+	if err == nil {
+		t.Fatalf("validate accepted the records:\n%s", out)
+	}
+	for _, want := range []string{
+		`/dup.json:4: record "a1c3e5f7a9b1c3d5": field "id": appears twice (first on line 3)`,
+		`/case.json:3: record "a1c3e5f7a9b1c3d5": field "ID": differs from the field "id" only in letter case`,
+		`/case.json:3: record "a1c3e5f7a9b1c3d5": field "Repo": differs from the field "repo" only in letter case`,
+		`/bom.json:1: starts with a byte-order mark (U+FEFF)`,
+		`/link.json:1: record "a1c3e5f7a9b1c3d5": field "documentation": links to "ms-msdt:/id"`,
+		"0 valid records, 5 problems",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/errkb/errkb/web"
 )
 
-// serverLimits are the connection limits of the HTTP server. A slow client
-// may hold a connection only this long, so a few thousand of them cannot
-// exhaust the server; echo.New() sets none of them.
+// serverLimits are the limits of the HTTP server, all in one place. A slow
+// client may hold a connection only this long, so a few thousand of them
+// cannot exhaust the server; echo.New() sets none of them.
 type serverLimits struct {
 	ReadHeader time.Duration // whole request line and headers, from accept
 	Read       time.Duration // whole request, body included
@@ -25,12 +25,20 @@ type serverLimits struct {
 }
 
 var defaultLimits = serverLimits{
-	ReadHeader: readHeaderTimeout,
-	Read:       readTimeout,
-	Write:      writeTimeout,
-	Idle:       idleTimeout,
-	MaxHeader:  maxHeaderBytes,
+	ReadHeader: 10 * time.Second,
+	Read:       30 * time.Second,
+	Write:      60 * time.Second,
+	Idle:       2 * time.Minute,
+	MaxHeader:  64 << 10, // request line included; room for web.MaxURIBytes
 }
+
+// Shutdown: how long in-flight requests get to finish, and how long the
+// server keeps answering after SIGTERM (with /readyz failing) so that a
+// load balancer stops sending new ones first.
+const (
+	shutdownGrace = 10 * time.Second
+	shutdownDelay = 2 * time.Second
+)
 
 // newHTTPServer wraps h in a server with the given limits; its own errors
 // (timeouts, bad requests) go to log at Warn.

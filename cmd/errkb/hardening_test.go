@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/errkbtest"
 	"github.com/errkb/errkb/web"
 )
 
@@ -50,7 +51,7 @@ func TestSlowClients(t *testing.T) {
 	const slow = 1000
 	lim := defaultLimits
 	lim.ReadHeader = 2 * time.Second
-	srv := web.New(loadEmbedded(t), web.Config{})
+	srv := web.New(errkbtest.Seed(t), web.Config{})
 	hs := newHTTPServer(srv, lim, slog.New(slog.DiscardHandler))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -148,24 +149,6 @@ func trickle(ctx context.Context, conn net.Conn, dropped chan<- time.Duration, s
 	}
 }
 
-func loadEmbedded(t testing.TB) *errkb.Dataset {
-	ds, err := errkb.Load(errkb.Embedded())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ds
-}
-
-// seedRecord is the embedded record, copied into hostile folders as the one
-// good record.
-func seedRecord(t testing.TB) []byte {
-	data, err := os.ReadFile("../../dataset/nats-io/nats-server/js-consumer-offline.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
 // hostileFolder builds a dataset folder with the good seed record, links
 // that lead outside the folder, an oversize file and a bad record.
 func hostileFolder(t testing.TB) (dir, secret string) {
@@ -178,7 +161,7 @@ func hostileFolder(t testing.TB) (dir, secret string) {
 
 	dir = t.TempDir()
 	must(t, os.MkdirAll(filepath.Join(dir, "nats-io"), 0o755))
-	must(t, os.WriteFile(filepath.Join(dir, "nats-io", "seed.json"), seedRecord(t), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "nats-io", "seed.json"), errkbtest.SeedJSON(), 0o644))
 	must(t, os.Symlink(secret, filepath.Join(dir, "abs-link.json")))
 	must(t, os.Symlink("../"+filepath.Base(outside)+"/secret.json", filepath.Join(dir, "rel-link.json")))
 	must(t, os.Symlink(outside, filepath.Join(dir, "dir-link")))

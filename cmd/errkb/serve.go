@@ -15,18 +15,6 @@ import (
 	"github.com/errkb/errkb/web"
 )
 
-// Server timeouts. A slow client may hold a connection only this long, so
-// a few thousand of them cannot exhaust the server.
-const (
-	readHeaderTimeout = 10 * time.Second
-	readTimeout       = 30 * time.Second
-	writeTimeout      = 60 * time.Second
-	idleTimeout       = 2 * time.Minute
-	maxHeaderBytes    = 64 << 10 // request line included; room for web.MaxURIBytes
-	shutdownGrace     = 10 * time.Second
-	shutdownDelay     = 2 * time.Second
-)
-
 func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)

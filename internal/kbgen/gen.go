@@ -5,49 +5,14 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-)
 
-// Record mirrors the errkb record schema. Field order follows the seed
-// record so generated JSON is laid out exactly like real data.
-type Record struct {
-	ID               string   `json:"id"`
-	Repo             string   `json:"repo"`
-	Slug             string   `json:"slug"`
-	ErrorCode        string   `json:"errorCode"`
-	ErrorMessage     string   `json:"errorMessage"`
-	MessagePattern   string   `json:"messagePattern"`
-	ErrorType        string   `json:"errorType"`
-	ErrorClass       string   `json:"errorClass"`
-	HTTPStatus       *int     `json:"httpStatus"`
-	Severity         string   `json:"severity"`
-	FilePath         string   `json:"filePath"`
-	LineNumber       int      `json:"lineNumber"`
-	SourceCode       string   `json:"sourceCode"`
-	SourceCodeStart  int      `json:"sourceCodeStart"`
-	SourceCodeEnd    int      `json:"sourceCodeEnd"`
-	GithubURL        string   `json:"githubUrl"`
-	Documentation    string   `json:"documentation"`
-	TriggerScenarios string   `json:"triggerScenarios"`
-	CommonSituations string   `json:"commonSituations"`
-	Solutions        []string `json:"solutions"`
-	ExampleFix       string   `json:"exampleFix"`
-	HandlingStrategy string   `json:"handlingStrategy"`
-	ValidationCode   string   `json:"validationCode"`
-	TypeGuard        string   `json:"typeGuard"`
-	TryCatchPattern  string   `json:"tryCatchPattern"`
-	PreventionTips   []string `json:"preventionTips"`
-	Tags             []string `json:"tags"`
-	BackgroundTag    string   `json:"backgroundTag"`
-	AnalyzedSha      string   `json:"analyzedSha"`
-	AnalyzedAt       string   `json:"analyzedAt"`
-	ContentChangedAt *string  `json:"contentChangedAt"`
-	SchemaVersion    int      `json:"schemaVersion"`
-}
+	"github.com/errkb/errkb"
+)
 
 // Envelope is the on-disk wrapper around a record, as in the seed files.
 type Envelope struct {
-	Record         Record `json:"record"`
-	DatasetVersion string `json:"datasetVersion"`
+	Record         errkb.Record `json:"record"`
+	DatasetVersion string       `json:"datasetVersion"`
 }
 
 // numProjects is the number of fictional repositories records spread over.
@@ -173,7 +138,7 @@ func (g *Generator) ID(i int) string {
 }
 
 // Record builds record i.
-func (g *Generator) Record(i int) Record {
+func (g *Generator) Record(i int) errkb.Record {
 	p, k := i%len(g.projects), i/len(g.projects)
 	pr := &g.projects[p]
 	r := rand.New(rand.NewPCG(mix64(g.mixed^uint64(i)), mix64(uint64(i)+0x9e3779b97f4a7c15)))
@@ -184,7 +149,7 @@ func (g *Generator) Record(i int) Record {
 	if ver > 0 {
 		slug += "-v" + strconv.Itoa(ver+1)
 	}
-	rec := Record{
+	rec := errkb.Record{
 		ID:               g.ID(i),
 		Repo:             pr.repo,
 		Slug:             slug,
@@ -261,7 +226,7 @@ func (g *Generator) filePath(p, si int, pr *project) string {
 
 // snippet fills sourceCode and its line range: filler code around a guard
 // block whose body is the line raising the error.
-func (g *Generator) snippet(rec *Record, r *rand.Rand, c *context, parts []part, subj, plural string, li int) {
+func (g *Generator) snippet(rec *errkb.Record, r *rand.Rand, c *context, parts []part, subj, plural string, li int) {
 	l := &langs[li]
 	total := 27 + r.IntN(8)
 	block := 3
@@ -295,7 +260,7 @@ const sizeBudget = 5500
 // trimToBudget shrinks records whose JSON would exceed sizeBudget: first
 // optional advice entries (keeping at least three of each), then trailing
 // snippet lines after the raising block (keeping at least three).
-func trimToBudget(rec *Record) {
+func trimToBudget(rec *errkb.Record) {
 	size := encodedSize(rec)
 	for size > sizeBudget && len(rec.Solutions) > 3 {
 		size -= jsonLen(rec.Solutions[len(rec.Solutions)-1]) + 3
@@ -318,10 +283,10 @@ func trimToBudget(rec *Record) {
 	rec.GithubURL = rec.GithubURL[:strings.LastIndexByte(rec.GithubURL, 'L')+1] + strconv.Itoa(rec.SourceCodeEnd)
 }
 
-// encodedSize is a close upper estimate of the record's JSON size: 520
-// bytes of keys, punctuation and numbers plus every escaped string.
-func encodedSize(rec *Record) int {
-	size := 520
+// encodedSize is a close upper estimate of the record's JSON size: 600
+// bytes of keys, punctuation, numbers and nulls plus every escaped string.
+func encodedSize(rec *errkb.Record) int {
+	size := 600
 	for _, s := range []string{rec.ID, rec.Repo, rec.Slug, rec.ErrorCode, rec.ErrorMessage,
 		rec.MessagePattern, rec.ErrorType, rec.ErrorClass, rec.Severity, rec.FilePath,
 		rec.SourceCode, rec.GithubURL, rec.Documentation, rec.TriggerScenarios,

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/errkb/errkb"
 )
 
 // sampleSize is the record count the property tests sweep.
@@ -32,10 +34,10 @@ func encode(t testing.TB, g *Generator, i int) []byte {
 }
 
 // sample generates the first sampleSize records of seed 1 once per test.
-func sample(t *testing.T) []Record {
+func sample(t *testing.T) []errkb.Record {
 	t.Helper()
 	g := NewGenerator(1)
-	recs := make([]Record, sampleSize)
+	recs := make([]errkb.Record, sampleSize)
 	for i := range recs {
 		recs[i] = g.Record(i)
 	}
@@ -226,7 +228,8 @@ var seedKeys = []string{"id", "repo", "slug", "errorCode", "errorMessage", "mess
 	"errorClass", "httpStatus", "severity", "filePath", "lineNumber", "sourceCode", "sourceCodeStart",
 	"sourceCodeEnd", "githubUrl", "documentation", "triggerScenarios", "commonSituations", "solutions",
 	"exampleFix", "handlingStrategy", "validationCode", "typeGuard", "tryCatchPattern", "preventionTips",
-	"tags", "backgroundTag", "analyzedSha", "analyzedAt", "contentChangedAt", "schemaVersion"}
+	"tags", "backgroundTag", "analyzedSha", "analyzedAt", "contentChangedAt", "schemaVersion",
+	"numericCode", "callSites", "wraps", "wrappedBy", "goPackage"}
 
 func TestRunOutputParses(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/errkb/errkb"
 )
 
 // context carries the values substituted into templates for one record.
@@ -164,7 +166,7 @@ func (c *context) sample(r *rand.Rand, list []string, k int) []string {
 var raiseVerb = [...]string{langGo: "returned", langPython: "raised", langTS: "thrown", langRust: "returned"}
 
 // prose fills the Markdown and advice fields of rec.
-func (g *Generator) prose(rec *Record, r *rand.Rand, c *context, cond *condition, pr *project) {
+func (g *Generator) prose(rec *errkb.Record, r *rand.Rand, c *context, cond *condition, pr *project) {
 	fam := &families[cond.family]
 	var b strings.Builder
 	b.Grow(1024)

@@ -1,6 +1,6 @@
 //go:build linux
 
-package errkb_test
+package store_test
 
 import (
 	"os"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/internal/kbgen"
+	"github.com/errkb/errkb/internal/store"
 )
 
 // sameRecords compares datasets record by record; a snapshot may turn an
@@ -47,7 +48,7 @@ func TestSnapshot(t *testing.T) {
 	dir := t.TempDir()
 	load := func() *errkb.Dataset {
 		t.Helper()
-		ds, err := errkb.LoadWithOptions(errkb.Options{SpillDir: dir}, src)
+		ds, err := store.Load(dir, src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +123,7 @@ func TestSnapshot(t *testing.T) {
 		}
 		sdir := t.TempDir()
 		for range 2 {
-			ds, err := errkb.LoadWithOptions(errkb.Options{SpillDir: sdir}, errkb.Source{Name: "bad", FS: os.DirFS(bad)})
+			ds, err := store.Load(sdir, errkb.Source{Name: "bad", FS: os.DirFS(bad)})
 			if err == nil || ds.FromSnapshot() {
 				t.Fatalf("bad dataset: err %v, from snapshot %v", err, ds.FromSnapshot())
 			}

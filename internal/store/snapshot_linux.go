@@ -1,25 +1,29 @@
 //go:build linux
 
-package errkb
+package store
 
 import (
 	"bufio"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/crc32"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"unsafe"
+
+	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/internal/parallel"
+	"github.com/errkb/errkb/internal/safefile"
 )
 
 // A snapshot is a loaded dataset saved next to the index, so that a
@@ -44,7 +48,7 @@ type snapshotHeader struct {
 }
 
 type snapshotRecord struct {
-	Rec    Record // long fields empty; Refs says where they are
+	Rec    errkb.Record // long fields empty; Refs says where they are
 	Refs   []spillRef
 	Digest [32]byte
 }
@@ -68,19 +72,19 @@ var executableHash = sync.OnceValue(func() string {
 
 // filesKey hashes the binary and every dataset file, on every CPU. It
 // returns "" when a file cannot be read: then there is no snapshot.
-func filesKey(sources []Source) string {
+func filesKey(sources []errkb.Source) string {
 	exe := executableHash()
 	if exe == "" {
 		return ""
 	}
 	type job struct {
-		src  Source
+		src  errkb.Source
 		name string
 	}
 	var jobs []job
 	for _, src := range sources {
-		files, probs := datasetFiles(src)
-		if len(probs) > 0 {
+		files, err := errkb.Files(src)
+		if err != nil {
 			return ""
 		}
 		for _, f := range files {
@@ -88,34 +92,16 @@ func filesKey(sources []Source) string {
 		}
 	}
 	sums := make([][]byte, len(jobs))
-	var (
-		wg     sync.WaitGroup
-		failed sync.Once
-		bad    bool
-		next   = make(chan int)
-	)
-	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
-		wg.Go(func() {
-			for i := range next {
-				data, err := fs.ReadFile(jobs[i].src.FS, jobs[i].name)
-				if err != nil {
-					failed.Do(func() { bad = true })
-					continue
-				}
-				h := sha256.New()
-				writeField(h, []byte(jobs[i].src.Name+"/"+jobs[i].name))
-				writeField(h, data)
-				sums[i] = h.Sum(nil)
-			}
-		})
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if bad {
-		return ""
+	parallel.For(len(jobs), func(i int) {
+		if data, err := fs.ReadFile(jobs[i].src.FS, jobs[i].name); err == nil {
+			h := sha256.New()
+			writeField(h, []byte(jobs[i].src.Name+"/"+jobs[i].name))
+			writeField(h, data)
+			sums[i] = h.Sum(nil)
+		}
+	})
+	if slices.ContainsFunc(sums, func(s []byte) bool { return s == nil }) {
+		return "" // a file could not be read
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "errkb snapshot %d\n%s\n%d\n", snapshotVersion, exe, len(jobs))
@@ -126,7 +112,7 @@ func filesKey(sources []Source) string {
 }
 
 // loadSnapshot returns the dataset saved under key in dir.
-func loadSnapshot(dir, key string) (*Dataset, error) {
+func loadSnapshot(dir, key string) (*errkb.Dataset, error) {
 	idx, err := os.Open(filepath.Join(dir, snapshotPrefix+key+".idx"))
 	if err != nil {
 		return nil, err
@@ -145,7 +131,7 @@ func loadSnapshot(dir, key string) (*Dataset, error) {
 		return nil, err
 	}
 	defer bin.Close()
-	if sum, n, err := crcFile(bin); err != nil || n != hdr.BinSize || sum != hdr.BinCRC {
+	if sum, n, err := safefile.CRC(bin); err != nil || n != hdr.BinSize || sum != hdr.BinCRC {
 		return nil, fmt.Errorf("snapshot data damaged (size %d, want %d; %v)", n, hdr.BinSize, err)
 	}
 	var mem []byte
@@ -154,15 +140,15 @@ func loadSnapshot(dir, key string) (*Dataset, error) {
 			return nil, fmt.Errorf("snapshot: map: %w", err)
 		}
 	}
-	records := make([]*Record, 0, hdr.Count)
-	digests := make(map[*Record][32]byte, hdr.Count)
+	records := make([]*errkb.Record, 0, hdr.Count)
+	digests := make(map[*errkb.Record][32]byte, hdr.Count)
 	for range hdr.Count {
 		var sr snapshotRecord
 		if err := dec.Decode(&sr); err != nil {
 			return nil, fmt.Errorf("snapshot record: %w", err)
 		}
 		r := &sr.Rec
-		strs := spillableStrings(r)
+		strs := errkb.SpillableStrings(r)
 		for _, ref := range sr.Refs {
 			if ref.Off < 0 || ref.Len <= 0 || ref.Off+ref.Len > int64(len(mem)) || ref.Field < 0 || ref.Field > len(strs) {
 				return nil, errors.New("snapshot reference out of range")
@@ -177,24 +163,20 @@ func loadSnapshot(dir, key string) (*Dataset, error) {
 		records = append(records, r)
 		digests[r] = sr.Digest
 	}
-	ds := newDataset(records)
-	ds.digests = digests
-	ds.fromSnapshot = true
-	if mem != nil {
-		ds.spill = &spillFile{maps: [][]byte{mem}}
-	}
+	ds := errkb.NewDataset(records)
+	ds.SetStorage(errkb.Storage{Release: (&spillFile{maps: [][]byte{mem}}).release, FromSnapshot: true, Digests: digests})
 	return ds, nil
 }
 
 // saveSnapshot keeps sf under key as the snapshot of ds, and removes the
 // snapshots of other keys in dir.
-func saveSnapshot(dir, key string, ds *Dataset, sf *spillFile) error {
+func saveSnapshot(dir, key string, ds *errkb.Dataset, sf *spillFile, digests map[*errkb.Record][32]byte) error {
 	sf.mu.Lock()
 	defer sf.mu.Unlock()
 	if err := sf.f.Sync(); err != nil {
 		return err
 	}
-	sum, n, err := crcFile(sf.f)
+	sum, n, err := safefile.CRC(io.NewSectionReader(sf.f, 0, 1<<62))
 	if err != nil {
 		return err
 	}
@@ -202,38 +184,30 @@ func saveSnapshot(dir, key string, ds *Dataset, sf *spillFile) error {
 	if err := os.Rename(sf.f.Name(), binName); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".errkb-index-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	enc := gob.NewEncoder(w)
-	if err := enc.Encode(snapshotHeader{Version: snapshotVersion, Key: key, BinSize: n, BinCRC: sum, Count: ds.Len()}); err != nil {
-		tmp.Close()
-		return err
-	}
-	for _, r := range ds.Records {
-		sr := snapshotRecord{Rec: *r, Refs: sf.refs[r], Digest: ds.digests[r]}
-		sr.Rec.Raw = nil
-		// The copy shares its slices with r; blanking must not reach r.
-		sr.Rec.Solutions = slices.Clone(r.Solutions)
-		sr.Rec.PreventionTips = slices.Clone(r.PreventionTips)
-		strs := spillableStrings(&sr.Rec)
-		for _, ref := range sr.Refs {
-			if ref.Field > 0 {
-				*strs[ref.Field-1] = ""
-			}
-		}
-		if err := enc.Encode(&sr); err != nil {
-			tmp.Close()
+	err = safefile.Write(filepath.Join(dir, snapshotPrefix+key+".idx"), func(w io.Writer) error {
+		enc := gob.NewEncoder(w)
+		if err := enc.Encode(snapshotHeader{Version: snapshotVersion, Key: key, BinSize: n, BinCRC: sum, Count: ds.Len()}); err != nil {
 			return err
 		}
-	}
-	if err := errors.Join(w.Flush(), tmp.Sync(), tmp.Close()); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, snapshotPrefix+key+".idx")); err != nil {
+		for _, r := range ds.Records {
+			sr := snapshotRecord{Rec: *r, Refs: sf.refs[r], Digest: digests[r]}
+			sr.Rec.Raw = nil
+			// The copy shares its slices with r; blanking must not reach r.
+			sr.Rec.Solutions = slices.Clone(r.Solutions)
+			sr.Rec.PreventionTips = slices.Clone(r.PreventionTips)
+			strs := errkb.SpillableStrings(&sr.Rec)
+			for _, ref := range sr.Refs {
+				if ref.Field > 0 {
+					*strs[ref.Field-1] = ""
+				}
+			}
+			if err := enc.Encode(&sr); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	removeOtherSnapshots(dir, key)
@@ -248,14 +222,19 @@ func removeOtherSnapshots(dir, key string) {
 		ours := strings.HasPrefix(name, snapshotPrefix) && (strings.HasSuffix(name, ".bin") || strings.HasSuffix(name, ".idx"))
 		// Spill files of processes that ended before renaming them.
 		ours = ours || strings.HasPrefix(name, ".errkb-records-")
+		// Snapshot lists of processes that ended while writing them.
+		ours = ours || strings.HasPrefix(name, "."+snapshotPrefix)
 		if ours && !own && !e.IsDir() {
 			_ = os.Remove(filepath.Join(dir, name))
 		}
 	}
 }
 
-func crcFile(f *os.File) (uint32, int64, error) {
-	h := crc32.New(crc32.MakeTable(crc32.Castagnoli))
-	n, err := io.Copy(h, io.NewSectionReader(f, 0, 1<<62))
-	return h.Sum32(), n, err
+// writeField writes b with its length, so field boundaries cannot shift
+// between files and still hash the same.
+func writeField(h hash.Hash, b []byte) {
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
+	_, _ = h.Write(n[:])
+	_, _ = h.Write(b)
 }

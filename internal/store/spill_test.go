@@ -1,6 +1,6 @@
 //go:build linux
 
-package errkb_test
+package store_test
 
 import (
 	"reflect"
@@ -9,10 +9,11 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/internal/kbgen"
+	"github.com/errkb/errkb/internal/store"
 )
 
 // TestSpillKeepsRecordsAndFreesTheHeap loads the same dataset with and
-// without SpillDir: the records must read the same, byte for byte, while
+// without spilling: the records must read the same, byte for byte, while
 // the spilled ones leave most of their bytes off the Go heap.
 func TestSpillKeepsRecordsAndFreesTheHeap(t *testing.T) {
 	fsys := kbgen.FS(3000, 4)
@@ -32,7 +33,7 @@ func TestSpillKeepsRecordsAndFreesTheHeap(t *testing.T) {
 	}
 	plain, plainHeap := heapAfter(func() (*errkb.Dataset, error) { return errkb.Load(src) })
 	spilled, spilledHeap := heapAfter(func() (*errkb.Dataset, error) {
-		return errkb.LoadWithOptions(errkb.Options{SpillDir: t.TempDir()}, src)
+		return store.Load(t.TempDir(), src)
 	})
 	if err := spilled.SpillError(); err != nil {
 		t.Fatalf("spill failed: %v", err)

@@ -1,6 +1,6 @@
 //go:build linux
 
-package errkb
+package store
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"unsafe"
+
+	"github.com/errkb/errkb"
 )
 
 // spillMin is the shortest string worth moving out of the heap; shorter
@@ -28,11 +30,11 @@ type spillFile struct {
 	f    *os.File
 	off  int64
 	maps [][]byte
-	refs map[*Record][]spillRef // where each record's fields went, for snapshots
+	refs map[*errkb.Record][]spillRef // where each record's fields went, for snapshots
 }
 
 // spillRef places one spilled field: Field 0 is Raw, field k > 0 is
-// spillableStrings(r)[k-1].
+// errkb.SpillableStrings(r)[k-1].
 type spillRef struct {
 	Field    int
 	Off, Len int64
@@ -46,14 +48,14 @@ func newSpillFile(dir string) (*spillFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spill file: %w", err)
 	}
-	return &spillFile{f: f, refs: make(map[*Record][]spillRef)}, nil
+	return &spillFile{f: f, refs: make(map[*errkb.Record][]spillRef)}, nil
 }
 
 // spill moves recs' raw JSON and large text fields into the file and
 // points the records at a read-only mapping of it.
-func (sf *spillFile) spill(recs []*Record) error {
+func (sf *spillFile) spill(recs []*errkb.Record) error {
 	type ref struct {
-		rec      *Record
+		rec      *errkb.Record
 		str      *string // nil for Raw
 		field    int
 		off, len int
@@ -65,7 +67,7 @@ func (sf *spillFile) spill(recs []*Record) error {
 	for _, r := range recs {
 		refs = append(refs, ref{rec: r, off: len(buf), len: len(r.Raw)})
 		buf = append(buf, r.Raw...)
-		for k, p := range spillableStrings(r) {
+		for k, p := range errkb.SpillableStrings(r) {
 			if len(*p) >= spillMin {
 				refs = append(refs, ref{rec: r, str: p, field: k + 1, off: len(buf), len: len(*p)})
 				buf = append(buf, *p...)
@@ -104,20 +106,6 @@ func (sf *spillFile) spill(recs []*Record) error {
 		}
 	}
 	return nil
-}
-
-// spillableStrings are the record's fields that hold prose or code.
-func spillableStrings(r *Record) []*string {
-	ps := []*string{&r.SourceCode, &r.Documentation, &r.TriggerScenarios, &r.CommonSituations,
-		&r.ExampleFix, &r.HandlingStrategy, &r.ValidationCode, &r.TypeGuard, &r.TryCatchPattern,
-		&r.GithubURL, &r.MessagePattern}
-	for i := range r.Solutions {
-		ps = append(ps, &r.Solutions[i])
-	}
-	for i := range r.PreventionTips {
-		ps = append(ps, &r.PreventionTips[i])
-	}
-	return ps
 }
 
 // release drops the mapped pages from the process's resident set. They

@@ -1,0 +1,136 @@
+package errkb
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"unicode/utf8"
+)
+
+// checkHostile checks what a hostile or broken dataset could use against
+// the server: invalid UTF-8, deep nesting, oversize fields and lists, and
+// links with a scheme that runs code. Each problem names its field.
+func checkHostile(fields map[string]json.RawMessage, loc Location) Problems {
+	id := stringField(fields, "id")
+	var probs Problems
+	add := func(field, msg string) {
+		probs = append(probs, Problem{Location: loc, Record: id, Field: field, Message: msg})
+	}
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		raw := fields[name]
+		if !utf8.Valid(raw) {
+			add(name, "holds invalid UTF-8")
+			continue
+		}
+		if d := jsonDepth(raw); d > MaxJSONDepth {
+			add(name, fmt.Sprintf("nests %d levels deep; at most %d", d, MaxJSONDepth))
+			continue
+		}
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			continue // checkFields or the syntax check reports it
+		}
+		checkSizes(name, v, add)
+		checkURLs(name, name, v, add)
+	}
+	return probs
+}
+
+// checkSizes applies the field caps to one known field.
+func checkSizes(name string, v any, add func(field, msg string)) {
+	i, ok := knownFieldIndex[name]
+	if !ok {
+		return
+	}
+	limit, what := knownFields[i].class.limit()
+	switch v := v.(type) {
+	case string:
+		if len(v) > limit {
+			add(name, fmt.Sprintf("%s of %d bytes; at most %d", what, len(v), limit))
+		}
+	case []any:
+		if len(v) > MaxListEntries {
+			add(name, fmt.Sprintf("has %d entries; at most %d", len(v), MaxListEntries))
+		}
+		for i, e := range v {
+			switch e := e.(type) {
+			case string:
+				if len(e) > limit {
+					add(fmt.Sprintf("%s[%d]", name, i), fmt.Sprintf("%s of %d bytes; at most %d", what, len(e), limit))
+				}
+			case map[string]any: // a call site: every value is short text
+				for _, k := range slices.Sorted(maps.Keys(e)) {
+					if s, ok := e[k].(string); ok && len(s) > MaxTextBytes {
+						add(fmt.Sprintf("%s[%d].%s", name, i, k), fmt.Sprintf("text of %d bytes; at most %d", len(s), MaxTextBytes))
+					}
+				}
+			}
+		}
+	}
+}
+
+// jsonDepth is the deepest nesting of arrays and objects in a valid JSON
+// value, counted without decoding it.
+func jsonDepth(raw []byte) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// checkURLs walks a field's value and reports links whose scheme could run
+// code: any string under a URL-like key, and the link destinations of
+// Markdown fields.
+func checkURLs(path, key string, v any, add func(field, msg string)) {
+	switch v := v.(type) {
+	case string:
+		// githubUrl, of the record or of a call site, is held to more:
+		// checkRecord wants an https://github.com/ URL.
+		if urlKey(key) && key != "githubUrl" && !AllowedURL(v) {
+			add(path, "must be an http, https or mailto URL, got "+quote(v))
+		}
+		if isMarkdown(key) {
+			if m := dangerousLink(v); m != "" {
+				add(path, "links to "+quote(m)+"; a link in Markdown must be relative or use http, https or mailto, or pages show it as plain text")
+			}
+		}
+	case []any:
+		for i, e := range v {
+			checkURLs(fmt.Sprintf("%s[%d]", path, i), key, e, add)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			checkURLs(path+"."+k, k, v[k], add)
+		}
+	}
+}
+
+func isMarkdown(name string) bool {
+	i, ok := knownFieldIndex[name]
+	return ok && knownFields[i].class == classMarkdown
+}

@@ -1,0 +1,64 @@
+// Package store keeps a loaded dataset's bytes out of the Go heap and saves
+// it for the next start: records' raw JSON and long text move into a
+// read-only mapping of a file (spill), and a dataset loaded without
+// problems is saved beside it as a snapshot that a later start with the
+// same files and binary reads instead of parsing JSON. Records read the
+// same either way; errkb itself knows nothing of files or mappings.
+package store
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/errkb/errkb"
+)
+
+// Load is errkb.Load with the records' text spilled into a file in dir,
+// or read from the snapshot of the same files saved there by an earlier
+// start. Where spilling is not possible the records stay on the heap, and
+// the dataset's SpillError says why.
+func Load(dir string, sources ...errkb.Source) (*errkb.Dataset, error) {
+	key := filesKey(sources)
+	if key != "" {
+		if ds, err := loadSnapshot(dir, key); err == nil {
+			return ds, nil
+		}
+	}
+	sf, spillErr := newSpillFile(dir)
+	var (
+		mu      sync.Mutex
+		digests = make(map[*errkb.Record][32]byte)
+	)
+	parsed := func(recs []*errkb.Record) {
+		sums := make([][32]byte, len(recs))
+		for i, r := range recs {
+			sums[i] = errkb.RecordDigest(r)
+		}
+		var err error
+		if sf != nil {
+			err = sf.spill(recs)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for i, r := range recs {
+			digests[r] = sums[i]
+		}
+		if err != nil && spillErr == nil {
+			spillErr = err
+		}
+	}
+	ds, err := errkb.LoadWithOptions(errkb.Options{Parsed: parsed}, sources...)
+	st := errkb.Storage{Err: spillErr, Digests: digests}
+	if sf != nil {
+		if err == nil && spillErr == nil && key != "" {
+			if serr := saveSnapshot(dir, key, ds, sf, digests); serr != nil {
+				st.Err = fmt.Errorf("save snapshot: %w", serr)
+			}
+		}
+		sf.done()
+		st.Release = sf.release
+	}
+	ds.SetStorage(st)
+	ds.ReleasePages()
+	return ds, err
+}
