@@ -14,7 +14,7 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
-	"github.com/errkb/errkb/internal/kbgen"
+	"github.com/errkb/errkb/internal/errkbtest"
 )
 
 // benchRecords is the size of the fictional dataset the benchmark
@@ -31,10 +31,8 @@ var (
 func benchIndex(b *testing.B) (*errkb.Dataset, *index.Index) {
 	b.Helper()
 	benchOnce.Do(func() {
-		benchDS, benchErr = errkb.Load(errkb.Source{Name: "gen", FS: kbgen.FS(benchRecords, 1)})
-		if benchErr == nil {
-			benchIx, benchErr = index.Build(context.Background(), benchDS, slog.New(slog.DiscardHandler))
-		}
+		benchDS = errkbtest.Generated(b, benchRecords)
+		benchIx, benchErr = index.Build(context.Background(), benchDS, slog.New(slog.DiscardHandler))
 	})
 	if benchErr != nil {
 		b.Fatal(benchErr)

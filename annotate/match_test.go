@@ -3,7 +3,6 @@ package annotate
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,26 +10,21 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
-	"github.com/errkb/errkb/internal/kbgen"
+	"github.com/errkb/errkb/internal/errkbtest"
+	"github.com/errkb/errkb/internal/indextest"
 	"github.com/errkb/errkb/web"
 )
 
-func embeddedIndex(t *testing.T) (*errkb.Dataset, *index.Index) {
+// seedIndex is an index of the seed record alone, the real
+// nats-io/nats-server error of the embedded dataset.
+func seedIndex(t *testing.T) (*errkb.Dataset, *index.Index) {
 	t.Helper()
-	ds, err := errkb.Load(errkb.Embedded())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := index.Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	return ds, ix
+	ds := errkbtest.Load(t, errkbtest.SeedSource())
+	return ds, indextest.Build(t, ds)
 }
 
-// embeddedLines are log lines about the embedded dataset's record
-// JS_CONSUMER_OFFLINE, and lines about nothing errkb knows.
+// embeddedLines are log lines about the seed record JS_CONSUMER_OFFLINE,
+// and lines about nothing errkb knows.
 var embeddedLines = []struct {
 	line  string
 	match bool
@@ -43,8 +37,8 @@ var embeddedLines = []struct {
 	{`GET /healthz 200 3ms`, false},
 }
 
-func TestLocalOnEmbeddedDataset(t *testing.T) {
-	_, ix := embeddedIndex(t)
+func TestLocalOnSeed(t *testing.T) {
+	_, ix := seedIndex(t)
 	m := NewLocal(ix, "https://errkb.example.com/")
 	for _, tc := range embeddedLines {
 		got, ok, err := m.Match(context.Background(), tc.line)
@@ -64,7 +58,7 @@ func TestLocalOnEmbeddedDataset(t *testing.T) {
 // TestRemoteAgainstServer runs the remote matcher against the real web
 // server, through its full router, and checks it answers as the local one.
 func TestRemoteAgainstServer(t *testing.T) {
-	ds, ix := embeddedIndex(t)
+	ds, ix := seedIndex(t)
 	srv := web.New(ds, web.Config{})
 	srv.SetSearcher(ix)
 	ts := httptest.NewServer(srv)
@@ -118,15 +112,8 @@ func TestLogMixAgreesWithLookup(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an index of 1,000 records")
 	}
-	ds, err := errkb.Load(errkb.Source{Name: "gen", FS: kbgen.FS(1000, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := index.Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ds := errkbtest.Generated(t, 1000)
+	ix := indextest.Build(t, ds)
 	input, errLines := logMix(ds, 400)
 	var out bytes.Buffer
 	if err := Stream(context.Background(), bytes.NewReader(input), &out, NewLocal(ix, ""), Options{MaxLineBytes: index.MaxTextBytes}); err != nil {

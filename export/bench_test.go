@@ -7,9 +7,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
-	"github.com/errkb/errkb/internal/kbgen"
+	"github.com/errkb/errkb/internal/errkbtest"
 	"github.com/errkb/errkb/web"
 )
 
@@ -18,10 +17,7 @@ import (
 //	go test -run XXX -bench Export -benchtime 1x ./export
 func BenchmarkExport(b *testing.B) {
 	const n = 1000
-	ds, err := errkb.Load(errkb.Source{Name: "gen", FS: kbgen.FS(n, 1)})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ds := errkbtest.Generated(b, n)
 	ix, err := index.Build(context.Background(), ds, slog.New(slog.DiscardHandler))
 	if err != nil {
 		b.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -15,25 +14,18 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
-	"github.com/errkb/errkb/index"
+	"github.com/errkb/errkb/internal/errkbtest"
+	"github.com/errkb/errkb/internal/indextest"
 	"github.com/errkb/errkb/web"
 )
 
-// server is the real web server over the embedded dataset and the
+// server is the real web server over the seed record and the
 // fictional acme-labs fixture.
 func server(t *testing.T, baseURL string) (*web.Server, *errkb.Dataset) {
 	t.Helper()
-	ds, err := errkb.Load(errkb.Source{Name: "basic", FS: os.DirFS("../testdata/basic")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := index.Build(context.Background(), ds, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
+	ds := errkbtest.Load(t, errkbtest.SeedSource(), errkb.Source{Name: "basic", FS: os.DirFS("../testdata/basic")})
 	srv := web.New(ds, web.Config{BaseURL: baseURL})
-	srv.SetSearcher(ix)
+	srv.SetSearcher(indextest.Build(t, ds))
 	return srv, ds
 }
 

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/errkb/errkb/internal/errkbtest"
 )
 
 const (
@@ -29,7 +31,7 @@ const (
 // built binary's stdin and reads each annotated line back while stdin is
 // still open, as `kubectl logs -f | errkb annotate` does.
 func TestAnnotateStreamsThroughBinary(t *testing.T) {
-	cmd := exec.Command(binary(t), "annotate", "--json", "--base-url", "https://kb.example.test")
+	cmd := exec.Command(binary(t), "annotate", "--dataset", seedDir(t), "--json", "--base-url", "https://kb.example.test")
 	cmd.Env = append(os.Environ(), "ERRKB_DATASET=")
 	stdin, err := cmd.StdinPipe()
 	must(t, err)
@@ -77,8 +79,9 @@ func TestAnnotateFilesAndServer(t *testing.T) {
 	long := "consumer is offline " + strings.Repeat("x", 9000) // over the lookup limit
 	must(t, os.WriteFile(log, []byte(routineLine+"\n"+offlineLine+"\n"+long+"\n"), 0o644))
 
-	base := startServer(t)
-	local := runBinary(t, bin, 0, "annotate", "--base-url", base, log)
+	seed := seedDir(t)
+	base := startServer(t, "--dataset", seed)
+	local := runBinary(t, bin, 0, "annotate", "--dataset", seed, "--base-url", base, log)
 	remote := runBinary(t, bin, 0, "annotate", "--url", base, log)
 	want := routineLine + "\n" + offlineLine + offlineNotes + base + offlinePath + "\n" + long + "\n"
 	if local != want {
@@ -118,8 +121,9 @@ func TestAnnotateFilesAndServer(t *testing.T) {
 // byte for byte, and its Markdown, through the built binary.
 func TestTextAnswers(t *testing.T) {
 	bin := binary(t)
-	base := startServer(t)
-	want := runBinary(t, bin, 0, "lookup", "--base-url", base, "JS_CONSUMER_OFFLINE")
+	seed := seedDir(t)
+	base := startServer(t, "--dataset", seed)
+	want := runBinary(t, bin, 0, "lookup", "--dataset", seed, "--base-url", base, "JS_CONSUMER_OFFLINE")
 
 	for _, target := range []string{base + offlinePath, base + "/lookup?q=JS_CONSUMER_OFFLINE"} {
 		resp, body := get(t, target, "text/plain")
@@ -200,7 +204,8 @@ func startServerlessPort(t *testing.T) string {
 func TestExportCommand(t *testing.T) {
 	bin := binary(t)
 	out := filepath.Join(t.TempDir(), "site")
-	msg := runBinary(t, bin, 0, "export", "--out", out, "--base-url", "https://docs.example.test/kb")
+	seed := seedDir(t)
+	msg := runBinary(t, bin, 0, "export", "--dataset", seed, "--out", out, "--base-url", "https://docs.example.test/kb")
 	if !strings.Contains(msg, "errkb export: wrote") {
 		t.Errorf("export said %q", msg)
 	}
@@ -231,11 +236,18 @@ func TestExportCommand(t *testing.T) {
 		}
 	}
 
-	if msg := runBinary(t, bin, 1, "export", "--out", out); !strings.Contains(msg, out+" exists and is not empty; pass --force") {
+	if msg := runBinary(t, bin, 1, "export", "--dataset", seed, "--out", out); !strings.Contains(msg, out+" exists and is not empty; pass --force") {
 		t.Errorf("non-empty --out: %q", msg)
 	}
-	runBinary(t, bin, 0, "export", "--out", out, "--force")
+	runBinary(t, bin, 0, "export", "--dataset", seed, "--out", out, "--force")
 	if _, err := os.Stat(filepath.Join(out, "sitemap.xml")); err == nil {
 		t.Error("--force did not replace the earlier export (its sitemap.xml is still there)")
 	}
+}
+
+// seedDir is a dataset folder holding only the seed record, so these tests
+// do not change as the embedded dataset grows.
+func seedDir(t *testing.T) string {
+	t.Helper()
+	return writeFiles(t, map[string]string{errkbtest.SeedFile: string(errkbtest.SeedJSON())})
 }
