@@ -23,9 +23,9 @@ func seedIndex(t *testing.T) (*errkb.Dataset, *index.Index) {
 	return ds, indextest.Build(t, ds)
 }
 
-// embeddedLines are log lines about the seed record JS_CONSUMER_OFFLINE,
+// seedLines are log lines about the seed record JS_CONSUMER_OFFLINE,
 // and lines about nothing errkb knows.
-var embeddedLines = []struct {
+var seedLines = []struct {
 	line  string
 	match bool
 }{
@@ -37,10 +37,10 @@ var embeddedLines = []struct {
 	{`GET /healthz 200 3ms`, false},
 }
 
-func TestLocalOnSeed(t *testing.T) {
-	_, ix := seedIndex(t)
-	m := NewLocal(ix, "https://errkb.example.com/")
-	for _, tc := range embeddedLines {
+// checkSeedLines runs m over seedLines; matches must link under base.
+func checkSeedLines(t *testing.T, m Matcher, base string) {
+	t.Helper()
+	for _, tc := range seedLines {
 		got, ok, err := m.Match(context.Background(), tc.line)
 		if err != nil {
 			t.Fatal(err)
@@ -49,10 +49,15 @@ func TestLocalOnSeed(t *testing.T) {
 			t.Errorf("%q: matched %v, want %v", tc.line, ok, tc.match)
 			continue
 		}
-		if ok && (got.Code != "JS_CONSUMER_OFFLINE" || got.URL != "https://errkb.example.com/errors/nats-io/nats-server/js-consumer-offline") {
+		if ok && (got.Code != "JS_CONSUMER_OFFLINE" || got.URL != base+"/errors/nats-io/nats-server/js-consumer-offline") {
 			t.Errorf("%q: %+v", tc.line, got)
 		}
 	}
+}
+
+func TestLocalOnSeed(t *testing.T) {
+	_, ix := seedIndex(t)
+	checkSeedLines(t, NewLocal(ix, "https://errkb.example.com/"), "https://errkb.example.com")
 }
 
 // TestRemoteAgainstServer runs the remote matcher against the real web
@@ -67,19 +72,7 @@ func TestRemoteAgainstServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range embeddedLines {
-		got, ok, err := m.Match(context.Background(), tc.line)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok != tc.match {
-			t.Errorf("%q: matched %v, want %v", tc.line, ok, tc.match)
-			continue
-		}
-		if ok && (got.Code != "JS_CONSUMER_OFFLINE" || got.URL != ts.URL+"/errors/nats-io/nats-server/js-consumer-offline") {
-			t.Errorf("%q: %+v", tc.line, got)
-		}
-	}
+	checkSeedLines(t, m, ts.URL)
 }
 
 func TestRemoteErrors(t *testing.T) {
