@@ -12,6 +12,8 @@ import (
 type Dataset struct {
 	// Records are sorted by repo, then slug.
 	Records []*Record
+	// Provenance is each project's attribution, keyed by repo.
+	Provenance map[string]Provenance
 
 	byID    map[string]*Record
 	byPath  map[string]*Record

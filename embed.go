@@ -5,7 +5,9 @@ import (
 	"io/fs"
 )
 
-//go:embed dataset
+// "all:" keeps each project's _source.json, which a plain pattern skips.
+//
+//go:embed all:dataset
 var embedded embed.FS
 
 // Embedded is the dataset built into the binary, rooted at dataset/.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"strings"
 
@@ -45,6 +46,7 @@ func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 		problems Problems
 	)
 	var total int64
+	provDirs := make(map[string]Provenance)
 	for _, src := range sources {
 		files, size, probs := datasetFiles(src)
 		problems = append(problems, probs...)
@@ -52,14 +54,20 @@ func LoadWithOptions(opts Options, sources ...Source) (*Dataset, error) {
 			return NewDataset(nil), Problems{{Location: Location{File: src.Name},
 				Message: fmt.Sprintf("the dataset's files hold more than %d bytes (%d MiB); a dataset may hold at most %d MiB, so split it or raise the cap", total, total>>20, maxDatasetBytes>>20)}}
 		}
+		files, provFiles := splitProvenance(files)
+		prov, provProbs := readProvenance(src, provFiles)
+		problems = append(problems, provProbs...)
+		maps.Copy(provDirs, prov)
 		for _, r := range parseFiles(src, files, opts.Parsed) {
 			records = append(records, r.records...)
 			problems = append(problems, r.problems...)
 		}
 	}
+	records = preferCurated(records, provDirs)
 	records, dups := dropDuplicates(records)
 	problems = append(problems, dups...)
 	ds := NewDataset(records)
+	ds.Provenance = provenanceByRepo(provDirs)
 	if len(problems) > 0 {
 		return ds, problems
 	}

@@ -72,6 +72,17 @@ type CallSite struct {
 	GithubURL  string `json:"githubUrl"`
 }
 
+// Provenance says where a project's records came from and under which license.
+type Provenance struct {
+	Repo        string `json:"repo"`        // owner/name
+	Module      string `json:"module"`      // Go module path
+	Version     string `json:"version"`     // module version
+	Commit      string `json:"commit"`      // full commit SHA, when known
+	License     string `json:"license"`     // SPDX identifier, e.g. Apache-2.0
+	LicenseFile string `json:"licenseFile"` // file beside _source.json holding the license text
+	Tool        string `json:"tool"`        // what made the records, e.g. "errkb extract"
+}
+
 // Location is where a record was read from, for error messages.
 type Location struct {
 	File string // slash-separated, prefixed with the dataset's name

@@ -98,6 +98,26 @@ type RecordView struct {
 	APIURL      string
 	AnalyzedAt  string
 	DatasetInfo string
+	NumericCode string     // the project's own numeric code (JetStream's err_code)
+	GoPackage   string     // import path of the package that defines the error
+	CallSites   []CallSite // where the error is raised
+	Wraps       []Link     // errors this one wraps
+	WrappedBy   []Link     // errors that wrap this one
+}
+
+// CallSite is one place the error is raised, linked to GitHub.
+type CallSite struct {
+	File     string
+	Line     int
+	Function string
+	URL      string
+}
+
+// Attribution says where a project's extracted records came from.
+type Attribution struct {
+	Summary    string // "Extracted by errkb extract from MODULE VERSION at commit SHA."
+	License    string // SPDX identifier
+	LicenseURL string
 }
 
 // Section is one prose section with its anchor.
@@ -144,9 +164,10 @@ type SourceLine struct {
 // ListView is a page listing records: one project or one tag.
 type ListView struct {
 	Base
-	Heading string
-	Intro   string
-	Records []RecordItem
+	Heading     string
+	Intro       string
+	Records     []RecordItem
+	Attribution *Attribution // on a project page whose records were extracted
 }
 
 // ProjectsView lists every project.

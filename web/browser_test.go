@@ -62,6 +62,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("HostileRecord", b.hostileRecord)
 	t.Run("WithoutJavaScript", b.withoutJS)
 	t.Run("AllPages", b.allPages)
+	t.Run("ExtractedPage", b.extractedPage)
 }
 
 // seedPage: the seed record renders with its sections, highlighted code,

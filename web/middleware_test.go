@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -151,7 +152,7 @@ func TestMetrics(t *testing.T) {
 		`errkb_queries_no_match_total{kind="search"} 1`,
 		`errkb_index_records 2`,
 		`errkb_index_build_seconds 1.5`,
-		`errkb_dataset_records 2`,
+		"errkb_dataset_records " + strconv.Itoa(s.ds.Len()), // the embedded dataset and the hostile record
 		`errkb_ready 1`,
 		`go_goroutines`,
 	} {

@@ -153,6 +153,7 @@ func (s *Server) project(c echo.Context) error {
 	v := templates.ListView{Base: s.base(repo, ""), Heading: repo, Records: recordItems(recs),
 		Intro: strconv.Itoa(len(recs)) + " documented errors."}
 	v.Crumbs = []templates.Link{{Label: "Projects", URL: "/errors"}, {Label: repo}}
+	v.Attribution = s.attribution(recs[0].Repo)
 	v.Canonical = s.url(repoPath(repo))
 	return s.render(c, http.StatusOK, templates.List(v))
 }

@@ -106,6 +106,7 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 		v.Tags = append(v.Tags, templates.Link{Label: t, URL: tagPath(t)})
 	}
 	v.Source = sourceView(r, lexer)
+	s.addExtracted(v, r)
 	v.Related = s.related(ctx, r, maxRelated)
 	v.Contents = contentsOf(v)
 	return v
@@ -164,6 +165,7 @@ func contentsOf(v *templates.RecordView) []templates.Link {
 		add(true, cb.Title, cb.ID)
 	}
 	add(len(v.Tips) > 0, "Prevention", "prevention")
+	add(len(v.CallSites) > 0 || len(v.Wraps) > 0 || len(v.WrappedBy) > 0, "Where it is raised", "raised")
 	add(v.Source != nil, "Source", "source")
 	add(len(v.Related) > 0, "Related errors", "related")
 	add(true, "Link to this error", "links")

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/internal/errkbtest"
 )
 
@@ -233,7 +234,16 @@ func TestUsage(t *testing.T) {
 		t.Errorf("unknown command: exit %d, %q", code, errOut.String())
 	}
 	out.Reset()
-	if code := run(t.Context(), []string{"version"}, &out, &errOut, func(string) string { return "" }); code != 0 || !strings.Contains(out.String(), "2026-09-08T15:18:49.778Z") {
+	// The dataset's version is its newest record's: the extracted
+	// nats-server records are newer than the seed.
+	ds, err := errkb.Load(errkb.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := ds.Version(); v <= "2026-09-08T15:18:49.778Z" {
+		t.Errorf("embedded dataset version %q is not newer than the seed's", v)
+	}
+	if code := run(t.Context(), []string{"version"}, &out, &errOut, func(string) string { return "" }); code != 0 || !strings.Contains(out.String(), "(dataset "+ds.Version()+")") {
 		t.Errorf("version: exit %d, %q", code, out.String())
 	}
 }

@@ -28,6 +28,7 @@ Usage:
   errkb annotate [--dataset DIR]... [--url BASE] [--base-url URL] [--json] [FILE...]
   errkb export --out DIR [--base-url URL] [--force] [--dataset DIR]...
   errkb validate [PATH...]
+  errkb extract [--out DIR] [--repo OWNER/NAME] [--ref REF] SOURCE...
   errkb version
 
 Run "errkb COMMAND -h" for the flags of a command.
@@ -50,6 +51,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exportCmd(ctx, args, stdout, stderr, getenv)
 	case "validate":
 		return validate(args, stdout, stderr)
+	case "extract":
+		return extractCmd(ctx, args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, versionString())
 		return 0

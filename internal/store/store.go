@@ -21,6 +21,7 @@ func Load(dir string, sources ...errkb.Source) (*errkb.Dataset, error) {
 	key := filesKey(sources)
 	if key != "" {
 		if ds, err := loadSnapshot(dir, key); err == nil {
+			ds.Provenance = errkb.ReadProvenance(sources...)
 			return ds, nil
 		}
 	}

@@ -1,0 +1,3 @@
+module example.com/acme/fakeserver
+
+go 1.22

@@ -1,0 +1,201 @@
+package extract
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
+	"golang.org/x/mod/semver"
+)
+
+// Source is a module ready to extract: its folder and where it came from.
+type Source struct {
+	Dir    string
+	Origin Origin
+}
+
+// Resolve finds SOURCE: a module's root folder, or MODULE@VERSION, which
+// the go command downloads through the module proxy and checks against the
+// checksum database, as `go mod download` does. repo and ref, when given,
+// override the GitHub repo and the ref links point at.
+func Resolve(ctx context.Context, src, repo, ref string) (Source, error) {
+	var (
+		s   Source
+		err error
+	)
+	if modPath, version, ok := strings.Cut(src, "@"); ok && !isDir(src) {
+		s, err = download(ctx, modPath, version)
+	} else {
+		s, err = local(src, ref)
+	}
+	if err != nil {
+		return Source{}, err
+	}
+	o := &s.Origin
+	if repo == "" {
+		repo, o.Subdir = githubRepo(o.Module)
+		if repo == "" {
+			return Source{}, fmt.Errorf("source %s: cannot tell the GitHub repo of module %s; pass --repo OWNER/NAME", src, o.Module)
+		}
+	}
+	if !repoRE.MatchString(repo) {
+		return Source{}, fmt.Errorf("--repo %q: want OWNER/NAME", repo)
+	}
+	o.Repo = repo
+	switch {
+	case ref != "":
+		o.Ref = ref
+	case o.Commit != "":
+		o.Ref = o.Commit
+	case o.Version != "":
+		o.Ref = o.Version
+		if o.Subdir != "" {
+			o.Ref = o.Subdir + "/" + o.Version // a tag of a module in a subfolder
+		}
+	}
+	return s, nil
+}
+
+var repoRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$`)
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// githubRepo maps a github.com module path to its repo and the module's
+// folder in it; "" for any other host, where the mapping is not certain.
+func githubRepo(modPath string) (repo, subdir string) {
+	parts := strings.Split(modPath, "/")
+	if len(parts) < 3 || parts[0] != "github.com" {
+		return "", ""
+	}
+	rest := parts[3:]
+	if n := len(rest); n > 0 {
+		if _, major, ok := module.SplitPathVersion("x/" + rest[n-1]); ok && major != "" {
+			rest = rest[:n-1] // the /vN of a major version is not a folder
+		}
+	}
+	return parts[1] + "/" + parts[2], strings.Join(rest, "/")
+}
+
+// goModDownload is the JSON `go mod download -json` prints.
+type goModDownload struct {
+	Path, Version, Error, Info, Dir string
+	Origin                          *struct{ Hash string }
+}
+
+// info is a version's .info file in the module cache.
+type info struct {
+	Version string
+	Time    string
+	Origin  *struct{ Hash string }
+}
+
+func download(ctx context.Context, modPath, version string) (Source, error) {
+	if err := module.CheckPath(modPath); err != nil {
+		return Source{}, fmt.Errorf("source %s@%s: %w", modPath, version, err)
+	}
+	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", modPath+"@"+version)
+	cmd.Dir = os.TempDir() // outside any module, so no go.mod is read or changed
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, runErr := cmd.Output()
+	var d goModDownload
+	if err := json.Unmarshal(out, &d); err != nil || d.Error != "" || runErr != nil {
+		msg := strings.TrimSpace(d.Error)
+		if msg == "" {
+			msg = strings.TrimSpace(stderr.String())
+		}
+		if msg == "" && runErr != nil {
+			msg = runErr.Error()
+		}
+		return Source{}, fmt.Errorf("download %s@%s: %s", modPath, version, msg)
+	}
+	o := Origin{Module: d.Path, Version: d.Version}
+	if inf, err := readInfo(d.Info); err == nil {
+		o.Time = inf.Time
+		if inf.Origin != nil {
+			o.Commit = inf.Origin.Hash
+		}
+	}
+	if d.Origin != nil && d.Origin.Hash != "" {
+		o.Commit = d.Origin.Hash
+	}
+	if o.Commit == "" && module.IsPseudoVersion(d.Version) {
+		o.Commit, _ = module.PseudoVersionRev(d.Version)
+	}
+	return Source{Dir: d.Dir, Origin: o}, nil
+}
+
+func readInfo(file string) (info, error) {
+	var inf info
+	data, err := os.ReadFile(file)
+	if err == nil {
+		err = json.Unmarshal(data, &inf)
+	}
+	return inf, err
+}
+
+// local is a module's folder. When ref is the module's version and the
+// module cache holds that version's .info, its time and commit are used,
+// so a folder and MODULE@VERSION give the same records; nothing is
+// downloaded.
+func local(dir, ref string) (Source, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return Source{}, fmt.Errorf("source %s: no such folder (give a module's folder or MODULE@VERSION)", dir)
+		}
+		return Source{}, fmt.Errorf("source %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return Source{}, fmt.Errorf("source %s: not a folder (give a module's folder or MODULE@VERSION)", dir)
+	}
+	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return Source{}, fmt.Errorf("source %s: no go.mod, so not a module's root folder", dir)
+	}
+	o := Origin{Module: modfile.ModulePath(gomod)}
+	if o.Module == "" {
+		return Source{}, fmt.Errorf("source %s: go.mod names no module", dir)
+	}
+	if semver.IsValid(ref) {
+		if inf, err := cachedInfo(o.Module, ref); err == nil && inf.Version == ref {
+			o.Version, o.Time = inf.Version, inf.Time
+			if inf.Origin != nil {
+				o.Commit = inf.Origin.Hash
+			}
+			if o.Commit == "" && module.IsPseudoVersion(ref) {
+				o.Commit, _ = module.PseudoVersionRev(ref) // as download does
+			}
+		}
+	}
+	return Source{Dir: dir, Origin: o}, nil
+}
+
+// cachedInfo reads a version's .info from the local module cache.
+func cachedInfo(modPath, version string) (info, error) {
+	esc, err := module.EscapePath(modPath)
+	if err != nil {
+		return info{}, err
+	}
+	escV, err := module.EscapeVersion(version)
+	if err != nil {
+		return info{}, err
+	}
+	cache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		return info{}, err
+	}
+	return readInfo(filepath.Join(strings.TrimSpace(string(cache)), "cache", "download", filepath.FromSlash(esc), "@v", escV+".info"))
+}

@@ -1,0 +1,5 @@
+package widget
+
+import "errors"
+
+var errOnlyInTests = errors.New("widget: test only")

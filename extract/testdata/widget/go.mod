@@ -1,0 +1,3 @@
+module example.com/acme/widget
+
+go 1.22

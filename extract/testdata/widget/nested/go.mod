@@ -1,0 +1,3 @@
+module example.com/acme/widget/nested
+
+go 1.22

@@ -1,0 +1,114 @@
+package errkb
+
+import (
+	"encoding/json"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+)
+
+// ProvenanceFile names the file beside a project's extracted records that
+// says where they came from. It is not a record.
+const ProvenanceFile = "_source.json"
+
+// isProvenanceFile tells the provenance files apart from record files.
+func isProvenanceFile(p string) bool { return path.Base(p) == ProvenanceFile }
+
+// readProvenance parses the provenance files of src. The result is keyed
+// by the folder holding each file, prefixed with the source's name like
+// Location.File, so records can be matched to the folder they came from.
+func readProvenance(src Source, files []string) (map[string]Provenance, Problems) {
+	byDir := make(map[string]Provenance)
+	var probs Problems
+	for _, p := range files {
+		name := path.Join(src.Name, p)
+		data, err := readCapped(src.FS, p)
+		if err != nil {
+			probs = append(probs, Problem{Location: Location{File: name}, Message: err.Error()})
+			continue
+		}
+		var pv Provenance
+		if err := json.Unmarshal(data, &pv); err != nil {
+			probs = append(probs, Problem{Location: Location{File: name}, Message: "invalid provenance: " + err.Error()})
+			continue
+		}
+		if !repoRE.MatchString(pv.Repo) {
+			probs = append(probs, Problem{Location: Location{File: name}, Field: "repo",
+				Message: `must be "owner/name", got ` + quote(pv.Repo)})
+			continue
+		}
+		byDir[path.Dir(name)] = pv
+	}
+	return byDir, probs
+}
+
+// preferCurated drops each extracted record (one read from a folder with a
+// provenance file) that a curated record of the same project replaces: the
+// same errorCode or the same slug. A hand-written record always says more
+// than what a tool can read from the source, so it wins, whatever the
+// order of the folders.
+func preferCurated(records []*Record, extractedDirs map[string]Provenance) []*Record {
+	if len(extractedDirs) == 0 {
+		return records
+	}
+	extracted := func(r *Record) bool {
+		_, ok := extractedDirs[path.Dir(r.Source.File)]
+		return ok
+	}
+	curated := make(map[string]bool)
+	for _, r := range records {
+		if !extracted(r) {
+			repo := strings.ToLower(r.Repo)
+			curated[repo+"\x00code\x00"+r.ErrorCode] = true
+			curated[repo+"\x00slug\x00"+r.Slug] = true
+		}
+	}
+	if len(curated) == 0 {
+		return records
+	}
+	kept := records[:0]
+	for _, r := range records {
+		repo := strings.ToLower(r.Repo)
+		if extracted(r) && (curated[repo+"\x00code\x00"+r.ErrorCode] || curated[repo+"\x00slug\x00"+r.Slug]) {
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return kept
+}
+
+// provenanceByRepo keys the provenance of every folder by its repo.
+func provenanceByRepo(byDir map[string]Provenance) map[string]Provenance {
+	out := make(map[string]Provenance, len(byDir))
+	for _, dir := range slices.Sorted(maps.Keys(byDir)) { // the last folder wins, the same every time
+		out[byDir[dir].Repo] = byDir[dir]
+	}
+	return out
+}
+
+// splitProvenance separates the provenance files from the record files.
+func splitProvenance(files []string) (records, provenance []string) {
+	for _, f := range files {
+		if isProvenanceFile(f) {
+			provenance = append(provenance, f)
+		} else {
+			records = append(records, f)
+		}
+	}
+	return records, provenance
+}
+
+// ReadProvenance reads only the provenance files of the sources, keyed by
+// repo as Dataset.Provenance, for a dataset restored from a snapshot, which
+// keeps records alone.
+func ReadProvenance(sources ...Source) map[string]Provenance {
+	all := make(map[string]Provenance)
+	for _, src := range sources {
+		files, _, _ := datasetFiles(src)
+		_, provFiles := splitProvenance(files)
+		prov, _ := readProvenance(src, provFiles)
+		maps.Copy(all, prov)
+	}
+	return provenanceByRepo(all)
+}
