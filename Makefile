@@ -26,7 +26,7 @@ test-browser:
 # package's testdata/fuzz and also run in plain `go test`). The fuzzer
 # prints its executions; grep "execs:" in the output for the figures.
 FUZZTIME ?= 15s
-FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./extract:FuzzVerbs ./extract:FuzzExtract ./annotate:FuzzStream
+FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./extract:FuzzVerbs ./extract:FuzzExtract ./web:FuzzRequestChosenValues ./annotate:FuzzStream
 test-fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \

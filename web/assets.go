@@ -17,7 +17,7 @@ import (
 // old links and must revalidate soon.
 const (
 	immutableCache = "public, max-age=31536000, immutable"
-	plainCache     = "public, max-age=300"
+	plainCache     = cacheControl
 )
 
 // asset is one static file held in memory with its content-hashed name.
@@ -25,13 +25,31 @@ type asset struct {
 	body   []byte
 	ctype  string
 	hashed string // "style.3f9a1c2b7d.css"
-	etag   string
+	tag    string // the ETag, unquoted
+
+	immutable *response // under the hashed name
+	plain     *response // under the plain name
+}
+
+// gzipMinBytes is the smallest static file sent gzipped; smaller ones gain
+// too little.
+const gzipMinBytes = 1024
+
+// answerFor is the prepared answer to req for the asset by name: hashed
+// names with a year-long immutable cache, plain names with a short one;
+// gzipped when req accepts it.
+func (as *asset) answerFor(name string, req *http.Request) *answer {
+	if name == as.hashed {
+		return as.immutable.pick(req)
+	}
+	return as.plain.pick(req)
 }
 
 // assets are the site's static files, by plain and by hashed name.
 type assets struct {
-	byName map[string]*asset
-	plain  map[string]*asset // plain name -> asset, for URL lookups
+	byName  map[string]*asset
+	plain   map[string]*asset // plain name -> asset, for URL lookups
+	favicon *response         // /favicon.ico
 }
 
 // loadAssets reads every file of the embedded static folder. The stylesheet
@@ -55,6 +73,9 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 	if err != nil {
 		return nil, err
 	}
+	if icon := a.plain["favicon.svg"]; icon != nil {
+		a.favicon = prepare("/favicon.ico", icon.ctype, icon.body, icon.tag, "public, max-age=86400", gzipMinBytes)
+	}
 	return a, nil
 }
 
@@ -62,7 +83,9 @@ func (a *assets) add(name string, body []byte) {
 	sum := sha256.Sum256(body)
 	h := hex.EncodeToString(sum[:])[:10]
 	ext := path.Ext(name)
-	as := &asset{body: body, ctype: contentType(ext), hashed: strings.TrimSuffix(name, ext) + "." + h + ext, etag: `"` + h + `"`}
+	as := &asset{body: body, ctype: contentType(ext), hashed: strings.TrimSuffix(name, ext) + "." + h + ext, tag: h}
+	as.immutable = prepare("/static/*", as.ctype, body, h, immutableCache, gzipMinBytes)
+	as.plain = prepare("/static/*", as.ctype, body, h, plainCache, gzipMinBytes)
 	a.byName[name] = as
 	a.byName[as.hashed] = as
 	a.plain[name] = as
@@ -92,33 +115,21 @@ func contentType(ext string) string {
 }
 
 // serveAsset answers /static/{name}: hashed names with a year-long
-// immutable cache, plain names with a short one.
+// immutable cache, plain names with a short one. serveFast answers these
+// first; this route is for what it leaves (a rate limit, odd escapes).
 func (s *Server) serveAsset(c echo.Context) error {
 	name := c.Param("*")
 	as, ok := s.assets.byName[name]
 	if !ok {
 		return notFound("There is no static file " + name + ".")
 	}
-	cache := plainCache
-	if name == as.hashed {
-		cache = immutableCache
-	}
-	return writeAsset(c, as, cache)
-}
-
-func writeAsset(c echo.Context, as *asset, cache string) error {
-	h := c.Response().Header()
-	h.Set("Cache-Control", cache)
-	h.Set("ETag", as.etag)
-	h.Set("X-Content-Type-Options", "nosniff")
-	if c.Request().Header.Get("If-None-Match") == as.etag {
-		return c.NoContent(http.StatusNotModified)
-	}
-	return c.Blob(http.StatusOK, as.ctype, as.body)
+	as.answerFor(name, c.Request()).write(c.Response(), c.Request())
+	return nil
 }
 
 // favicon answers /favicon.ico, which browsers and crawlers ask for on
 // their own, with the SVG icon.
 func (s *Server) favicon(c echo.Context) error {
-	return writeAsset(c, s.assets.plain["favicon.svg"], "public, max-age=86400")
+	s.assets.favicon.pick(c.Request()).write(c.Response(), c.Request())
+	return nil
 }

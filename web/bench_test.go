@@ -1,13 +1,16 @@
 package web
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/internal/errkbtest"
 )
 
@@ -26,7 +29,16 @@ func benchServer(b *testing.B, n int) *Server {
 	if s, ok := benchServers[n]; ok {
 		return s
 	}
+	// With its index, as a started server is once ready: before, pages
+	// are not cached, and the "cached" kinds would measure rendering. The
+	// server outlives the sub-benchmark that made it, so the index is not
+	// closed with it.
+	ix, err := index.Build(context.Background(), ds, slog.New(slog.DiscardHandler))
+	if err != nil {
+		b.Fatal(err)
+	}
 	s := New(ds, Config{})
+	s.SetSearcher(ix)
 	benchServers[n] = s
 	return s
 }

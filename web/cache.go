@@ -6,7 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
-	"strconv"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -38,20 +38,30 @@ var cachedRoutes = map[string]bool{
 	"/api/v1/openapi.json":              true,
 }
 
-// response is one rendered answer, kept as bytes with its gzip form.
+// response is one rendered page or API record, prepared as an answer in
+// plain and gzip forms, with the route it answers for the metrics.
 type response struct {
-	contentType string
-	body        []byte
-	gz          []byte // nil when gzip does not make it smaller
-	etag        string // of body; the gzip form's ETag adds "-gz"
+	route string
+	plain *answer
+	gz    *answer // nil when gzip does not make it smaller
 }
 
-func (r *response) size() int { return len(r.body) + len(r.gz) + 128 }
+func (r *response) size() int {
+	n := 512 // the prepared headers
+	if r.plain != nil {
+		n += len(r.plain.body)
+	}
+	if r.gz != nil {
+		n += len(r.gz.body)
+	}
+	return n
+}
 
-// responseCache holds rendered responses by request path. A Server serves
-// one dataset with one binary for its whole life, so an entry never goes
-// stale; and the ETag is a hash of the bytes, so a client's copy from an
-// earlier dataset or release never matches a new page.
+// responseCache holds rendered responses by cache key (see Server.cacheKey).
+// A Server serves one dataset with one binary for its whole life, so an
+// entry never goes stale; and the ETag is a hash of the bytes, so a
+// client's copy from an earlier dataset or release never matches a new
+// page.
 type responseCache struct {
 	mu      sync.RWMutex
 	entries map[string]*response
@@ -97,48 +107,88 @@ func (rc *responseCache) put(key string, r *response) {
 // it, and Cache-Control for browsers and CDNs. On a miss the handler runs
 // once and its 200 answer is kept; anything else passes through untouched.
 // Requests with a query string are not cached, so random queries cannot
-// flush the cache.
+// flush the cache. Server.serveFast answers hits before the router does;
+// this middleware keeps what it finds.
 func (s *Server) cache() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			// Before the index is ready, record pages lack the related
-			// errors search finds, so nothing is kept yet.
-			if !cacheable(c) || !s.Ready() {
+			// errors search finds, so nothing is kept yet. (A draining
+			// server keeps caching: its pages are final.)
+			if !cacheable(c) || s.searcher.Load() == nil {
 				return next(c)
 			}
-			key := c.Request().URL.Path
-			if s.cfg.BaseURL == "" {
-				key = c.Request().Host + key // pages show absolute URLs of this host
-			}
-			if f := pageFormat(c); f != "" {
-				key = f + " " + key // one entry per format: HTML, text, Markdown
+			key := s.cacheKey(c.Request(), routePath(c.Path(), c.ParamNames(), c.ParamValues()))
+			if f := pageFormat(c); f != "" && f != formatHTML {
+				key = f + " " + key // text and Markdown beside the HTML page
 			}
 			if r := s.responses.get(key); r != nil {
-				return serveCached(c, r)
+				r.pick(c.Request()).write(c.Response(), c.Request())
+				return nil
 			}
 			r, err := capture(c, next)
 			if err != nil || r == nil {
 				return err
 			}
 			s.responses.put(key, r)
-			return serveCached(c, r)
+			r.pick(c.Request()).write(c.Response(), c.Request())
+			return nil
 		}
 	}
 }
 
+// cacheKey is the key of the answer to r for the path the router matched.
+// Without --base-url, pages show absolute links of the request's origin,
+// which is one of a fixed few (see origins), so the key holds it too.
+func (s *Server) cacheKey(r *http.Request, path string) string {
+	if s.cfg.BaseURL != "" {
+		return path
+	}
+	return s.origins.of(r) + path
+}
+
+// routePath rebuilds a request path from the route pattern the router
+// matched and its parameters, so the cache keys on what the router saw:
+// "/errors/a%2Fb/c" is the project page of "a/b/c" (a 404), never the
+// record page "/errors/a/b/c", and spelling a letter as "%61" gives no new
+// key. Each parameter is escaped as net/url escapes a path, '/' included,
+// so for every ordinary request the key is its URL.EscapedPath() and
+// serveFast finds it without routing.
+func routePath(route string, names, values []string) string {
+	var b strings.Builder
+	for seg := range strings.SplitSeq(strings.TrimPrefix(route, "/"), "/") {
+		b.WriteByte('/')
+		name, ok := strings.CutPrefix(seg, ":")
+		if !ok {
+			b.WriteString(seg)
+			continue
+		}
+		for i, n := range names {
+			if n == name && i < len(values) {
+				b.WriteString(strings.ReplaceAll((&url.URL{Path: values[i]}).EscapedPath(), "/", "%2F"))
+				break
+			}
+		}
+	}
+	return b.String()
+}
+
 // compress gzips the answers the cache does not handle, for clients that
-// ask; cached answers are compressed once, when they are kept.
+// ask; cached answers are compressed once, when they are kept, and static
+// files once, at start-up.
 func (s *Server) compress() echo.MiddlewareFunc {
 	return middleware.GzipWithConfig(middleware.GzipConfig{
 		MinLength: 1024,
-		Skipper:   func(c echo.Context) bool { return cacheable(c) },
+		Skipper: func(c echo.Context) bool {
+			return cacheable(c) || c.Path() == "/static/*" || c.Path() == "/favicon.ico"
+		},
 	})
 }
 
 // cacheable reports whether the cache middleware handles this request.
 func cacheable(c echo.Context) bool {
 	req := c.Request()
-	return req.Method == http.MethodGet && req.URL.RawQuery == "" && cachedRoutes[c.Path()]
+	return (req.Method == http.MethodGet || req.Method == http.MethodHead) && req.URL.RawQuery == "" && cachedRoutes[c.Path()]
 }
 
 // capture runs next with a buffer for the body. It returns the response
@@ -167,14 +217,30 @@ func capture(c echo.Context, next echo.HandlerFunc) (*response, error) {
 	// what the request log sees.
 	res.Committed, res.Status, res.Size = false, 0, 0
 	h := res.Header()
-	r := newResponse(h.Get(echo.HeaderContentType), rec.buf.Bytes())
+	r := newResponse(c.Path(), h.Get(echo.HeaderContentType), rec.buf.Bytes())
 	h.Del(echo.HeaderContentLength)
 	return r, nil
 }
 
-func newResponse(contentType string, body []byte) *response {
+func newResponse(route, contentType string, body []byte) *response {
 	sum := sha256.Sum256(body)
-	r := &response{contentType: contentType, body: bytes.Clone(body), etag: hex.EncodeToString(sum[:12])}
+	return prepare(route, contentType, bytes.Clone(body), hex.EncodeToString(sum[:12]), cacheControl, 0)
+}
+
+// prepare makes the plain and gzip answers of body, the gzip one only when
+// body has at least minGzip bytes and gzip makes it smaller. The ETag is
+// tag, quoted, with "-gz" added for the gzip form so that no cache mixes
+// the two up.
+func prepare(route, contentType string, body []byte, tag, cache string, minGzip int) *response {
+	vary := echo.HeaderAcceptEncoding
+	if formatRoutes[route] {
+		vary = echo.HeaderAccept + ", " + vary // error pages also answer text and Markdown
+	}
+	r := &response{route: route, plain: newAnswer(contentType, body, `"`+tag+`"`,
+		"Vary", vary, "Cache-Control", cache)}
+	if len(body) < minGzip {
+		return r
+	}
 	var gz bytes.Buffer
 	// The default level: within a few percent of the best ratio on pages,
 	// at a fraction of the time every cache miss pays.
@@ -182,36 +248,18 @@ func newResponse(contentType string, body []byte) *response {
 	_, _ = w.Write(body)
 	_ = w.Close()
 	if gz.Len() < len(body) {
-		r.gz = gz.Bytes()
+		r.gz = newAnswer(contentType, gz.Bytes(), `"`+tag+`-gz"`,
+			"Vary", vary, "Cache-Control", cache, "Content-Encoding", "gzip")
 	}
 	return r
 }
 
-// serveCached writes r, or 304 when the client already holds it.
-func serveCached(c echo.Context, r *response) error {
-	req, h := c.Request(), c.Response().Header()
-	body, etag := r.body, `"`+r.etag+`"`
-	useGzip := r.gz != nil && acceptsGzip(req.Header.Get(echo.HeaderAcceptEncoding))
-	if useGzip {
-		body, etag = r.gz, `"`+r.etag+`-gz"`
+// pick is the form of r for req: gzip when req accepts it.
+func (r *response) pick(req *http.Request) *answer {
+	if r.gz != nil && acceptsGzip(req.Header.Get(echo.HeaderAcceptEncoding)) {
+		return r.gz
 	}
-	vary := echo.HeaderAcceptEncoding
-	if pageFormat(c) != "" {
-		vary = echo.HeaderAccept + ", " + vary
-	}
-	h.Set(echo.HeaderVary, vary)
-	h.Set("Cache-Control", cacheControl)
-	h.Set("ETag", etag)
-	if etagMatches(req.Header.Get("If-None-Match"), etag) {
-		return c.NoContent(http.StatusNotModified)
-	}
-	if useGzip {
-		h.Set(echo.HeaderContentEncoding, "gzip")
-	}
-	// A known length lets net/http send head and body in one write rather
-	// than as chunks.
-	h.Set(echo.HeaderContentLength, strconv.Itoa(len(body)))
-	return c.Blob(http.StatusOK, r.contentType, body)
+	return r.plain
 }
 
 // acceptsGzip reports whether an Accept-Encoding value allows gzip.
@@ -223,20 +271,6 @@ func acceptsGzip(ae string) bool {
 		}
 		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
 		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-	}
-	return false
-}
-
-// etagMatches applies If-None-Match's weak comparison (RFC 9110 13.1.2).
-func etagMatches(inm, etag string) bool {
-	if inm == "" {
-		return false
-	}
-	for part := range strings.SplitSeq(inm, ",") {
-		t := strings.TrimPrefix(strings.TrimSpace(part), "W/")
-		if t == "*" || t == etag {
-			return true
-		}
 	}
 	return false
 }

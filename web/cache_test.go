@@ -143,7 +143,7 @@ func TestResponseCacheStaysWithinBudget(t *testing.T) {
 	rc := newResponseCache(64 << 10)
 	body := bytes.Repeat([]byte("x"), 4000)
 	for i := range 100 {
-		rc.put(string(rune('a'+i%26))+strings.Repeat("k", i), &response{body: body})
+		rc.put(string(rune('a'+i%26))+strings.Repeat("k", i), &response{plain: &answer{body: body}})
 		if rc.bytes > rc.max {
 			t.Fatalf("after %d puts: %d bytes cached, budget %d", i+1, rc.bytes, rc.max)
 		}

@@ -16,14 +16,10 @@ import (
 const sitemapMax = 50000
 
 // absBase is the site's absolute root for sitemaps and OpenSearch, which
-// need absolute URLs: --base-url when given, else the scheme and host the
-// request came in on, so a local server still gives working files.
-func (s *Server) absBase(c echo.Context) string {
-	if s.cfg.BaseURL != "" {
-		return s.cfg.BaseURL
-	}
-	return c.Scheme() + "://" + c.Request().Host
-}
+// need absolute URLs: --base-url when given, else the configured host the
+// request came in on (see origins), so a local server still gives working
+// files and a forged Host changes nothing.
+func (s *Server) absBase(c echo.Context) string { return s.origins.of(c.Request()) }
 
 // robots lets crawlers read the pages but not the search results, lookup
 // redirects or the API, which would only duplicate them.

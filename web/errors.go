@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -31,20 +32,21 @@ func notFound(msg string) error {
 }
 
 // handleError is the one place errors become responses: JSON under /api/,
-// an HTML page elsewhere; 5xx are logged at Error and never show internals.
+// an HTML page elsewhere; 5xx are logged at Error and never show internals,
+// except 503 busy, a deliberate refusal under load, logged like a 4xx.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
 	e := asError(err)
 	req := c.Request()
-	if e.Status >= 500 {
+	if e.Status >= 500 && e != errBusy {
 		s.log.Error("request failed", "request_id", requestID(c), "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", err)
 	} else {
 		s.log.Info("request refused", "request_id", requestID(c), "method", req.Method, "path", req.URL.Path, "status", e.Status, "err", e.Message)
 	}
-	if e.Status == http.StatusServiceUnavailable {
-		c.Response().Header().Set("Retry-After", "5")
+	if h := c.Response().Header(); e.Status == http.StatusServiceUnavailable && h.Get("Retry-After") == "" {
+		h.Set("Retry-After", "5")
 	}
 	if strings.HasPrefix(req.URL.Path, "/api/") {
 		_ = writeJSON(c, e.Status, map[string]any{"error": map[string]string{"code": e.Code, "message": e.Message}})
@@ -54,6 +56,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 		_ = c.NoContent(e.Status)
 		return
 	}
+	if e == errBusy {
+		// Refusing must stay much cheaper than the work refused: the page
+		// is the same every time, so it is rendered once.
+		_ = c.HTMLBlob(e.Status, s.busyPage(req.Context()))
+		return
+	}
 	if f := pageFormat(c); f == formatText || f == formatMarkdown {
 		// A terminal asked: one line it can read, not an HTML page.
 		c.Response().Header().Add(echo.HeaderVary, echo.HeaderAccept)
@@ -61,6 +69,17 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	_ = s.render(c, e.Status, templates.Problem(s.problemView(uncounted(req.Context()), e, req.URL.Path)))
+}
+
+// busyPage is the error page of errBusy, rendered on first use.
+func (s *Server) busyPage(ctx context.Context) []byte {
+	s.busyOnce.Do(func() {
+		var buf bytes.Buffer
+		if err := templates.Problem(s.problemView(ctx, errBusy, "")).Render(ctx, &buf); err == nil {
+			s.busyHTML = buf.Bytes()
+		}
+	})
+	return s.busyHTML
 }
 
 // asError maps any error to an *Error: echo's own (404 for unknown routes,
@@ -100,7 +119,10 @@ func (s *Server) problemView(ctx context.Context, e *Error, path string) templat
 	words := strings.Join(strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '-' || r == '_' }), " ")
 	words = strings.TrimPrefix(words, "errors ")
 	v.Query = words
-	if sr, err := s.search(); err == nil && words != "" && len(words) < 200 {
+	// Suggestions are a search: made only when a worker is free, never
+	// waited for, so a flood of unknown paths cannot queue behind them.
+	if sr, err := s.search(); err == nil && words != "" && len(words) < 200 && s.work.tryAcquire() {
+		defer s.work.done()
 		if res, err := sr.Search(ctx, index.Query{Text: words, Limit: 5}); err == nil {
 			for _, h := range res.Hits {
 				v.Suggestions = append(v.Suggestions, recordItem(h.Record, nil))

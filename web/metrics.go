@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -25,10 +26,13 @@ type metrics struct {
 	noMatch     *prometheus.CounterVec
 	timeouts    prometheus.Counter
 	rateLimited prometheus.Counter
+	busy        prometheus.Counter
 	records     prometheus.Gauge
 	indexDocs   prometheus.Gauge
 	indexBuild  prometheus.Gauge
 	ready       prometheus.Gauge
+
+	routes sync.Map // route pattern -> *routeMetrics
 }
 
 func newMetrics(datasetRecords int) *metrics {
@@ -58,6 +62,9 @@ func newMetrics(datasetRecords int) *metrics {
 		rateLimited: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "errkb_rate_limited_total", Help: "Requests refused with 429 by the per-client rate limit.",
 		}),
+		busy: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "errkb_busy_total", Help: "Searches, lookups and uncached renders refused with 503 busy by admission control.",
+		}),
 		records: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "errkb_dataset_records", Help: "Records served.",
 		}),
@@ -72,7 +79,7 @@ func newMetrics(datasetRecords int) *metrics {
 		}),
 	}
 	for _, c := range []prometheus.Collector{m.requests, m.latency, m.inFlight, m.queries, m.noMatch, m.timeouts,
-		m.rateLimited, m.records, m.indexDocs, m.indexBuild, m.ready} {
+		m.rateLimited, m.busy, m.records, m.indexDocs, m.indexBuild, m.ready} {
 		f(c)
 	}
 	f(collectors.NewGoCollector())
@@ -102,10 +109,45 @@ func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		if route == "" || c.Response().Status == http.StatusNotFound && route == "/*" {
 			route = "unmatched"
 		}
-		m.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
-		m.requests.WithLabelValues(route, methodLabel(c.Request().Method), strconv.Itoa(c.Response().Status)).Inc()
+		m.route(route).observe(c.Request().Method, c.Response().Status, time.Since(start))
 		return nil
 	}
+}
+
+// routeMetrics are one route's series, resolved once so that counting a
+// request takes atomic adds only: prometheus' WithLabelValues hashes the
+// labels and takes a lock on every call. Routes are the router's patterns,
+// a fixed set, so these never grow without bound.
+type routeMetrics struct {
+	m       *metrics
+	route   string
+	latency prometheus.Observer
+	counts  sync.Map // methodStatus -> prometheus.Counter
+}
+
+type methodStatus struct {
+	method string
+	status int
+}
+
+// route returns the series of a route pattern.
+func (m *metrics) route(route string) *routeMetrics {
+	if rm, ok := m.routes.Load(route); ok {
+		return rm.(*routeMetrics)
+	}
+	rm, _ := m.routes.LoadOrStore(route, &routeMetrics{m: m, route: route, latency: m.latency.WithLabelValues(route)})
+	return rm.(*routeMetrics)
+}
+
+// observe counts one answered request and its latency.
+func (rm *routeMetrics) observe(method string, status int, took time.Duration) {
+	rm.latency.Observe(took.Seconds())
+	k := methodStatus{methodLabel(method), status}
+	c, ok := rm.counts.Load(k)
+	if !ok {
+		c, _ = rm.counts.LoadOrStore(k, rm.m.requests.WithLabelValues(rm.route, k.method, strconv.Itoa(status)))
+	}
+	c.(prometheus.Counter).Inc()
 }
 
 // methodLabel keeps the method label to a fixed set.

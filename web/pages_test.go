@@ -69,11 +69,20 @@ func TestStaticAssets(t *testing.T) {
 // TestDiscoveryFiles: robots.txt, the sitemap and the OpenSearch
 // description use --base-url for absolute links, or the request's host.
 func TestDiscoveryFiles(t *testing.T) {
-	for _, tc := range []struct{ base, host, want string }{
-		{"https://errkb.example.com", "ignored.example", "https://errkb.example.com"},
-		{"", "127.0.0.1:8080", "http://127.0.0.1:8080"},
+	for _, tc := range []struct {
+		base  string
+		hosts []string
+		host  string
+		want  string
+	}{
+		{"https://errkb.example.com", nil, "ignored.example", "https://errkb.example.com"},
+		{"", []string{"127.0.0.1:8080"}, "127.0.0.1:8080", "http://127.0.0.1:8080"},
+		{"", []string{"errkb.internal", "127.0.0.1:8080"}, "127.0.0.1:8080", "http://127.0.0.1:8080"},
+		// A Host that is not configured is never shown: the first one is.
+		{"", []string{"errkb.internal", "127.0.0.1:8080"}, "evil.example", "http://errkb.internal"},
+		{"", nil, "evil.example", "http://" + DefaultHost},
 	} {
-		s := newPagesServer(t, false, Config{BaseURL: tc.base})
+		s := newPagesServer(t, false, Config{BaseURL: tc.base, Hosts: tc.hosts})
 		req := func(p string) string {
 			r := httptest.NewRequest(http.MethodGet, p, nil)
 			r.Host = tc.host
@@ -271,7 +280,7 @@ func TestRelated(t *testing.T) {
 // related errors) is rendered once and kept, but not before the index is
 // ready, when it still lacks the related errors search finds.
 func TestRecordPageCachedOnceReady(t *testing.T) {
-	const key = "html example.com" + seedPath // the format, then httptest's host; no --base-url
+	const key = "http://" + DefaultHost + seedPath // no --base-url, no hosts
 	s := newPagesServer(t, false, Config{})
 	get(t, s, seedPath)
 	if s.responses.get(key) != nil {

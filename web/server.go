@@ -11,7 +11,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -31,9 +33,15 @@ type Searcher interface {
 
 // Config is what the server needs besides its data.
 type Config struct {
-	// BaseURL, when set, makes API url fields absolute ("https://errkb.example.com").
+	// BaseURL, when set, makes API url fields absolute ("https://errkb.example.com")
+	// and is the only origin pages link to.
 	BaseURL string
-	Logger  *slog.Logger
+	// Hosts are the host[:port] names the site answers to when BaseURL is
+	// not set. Absolute links show the request's Host when it is one of
+	// them, else the first; any other Host is never shown or cached apart.
+	// Empty means DefaultHost.
+	Hosts  []string
+	Logger *slog.Logger
 
 	// RequestTimeout bounds each request; 0 means DefaultRequestTimeout.
 	RequestTimeout time.Duration
@@ -44,6 +52,11 @@ type Config struct {
 	// TrustedProxies are the proxies whose X-Forwarded-For names the
 	// client; without them the connection's address is the client.
 	TrustedProxies []*net.IPNet
+	// Workers bounds the searches, lookups and uncached renders running at
+	// once (0: the CPUs Go uses but one); QueuedWork bounds those waiting for one
+	// (0: eight per CPU). Beyond both, such requests answer 503 busy.
+	Workers    int
+	QueuedWork int
 	// CacheBytes bounds the rendered pages kept in memory; 0 means
 	// DefaultCacheBytes.
 	CacheBytes int
@@ -64,6 +77,10 @@ type Server struct {
 	metrics   *metrics
 	draining  atomic.Bool
 	responses *responseCache // rendered pages and API records; see cache.go
+	origins   *origins       // what absolute links show; see origin.go
+	work      *admission     // bounds expensive work; see admission.go
+	busyOnce  sync.Once
+	busyHTML  []byte // the error page of errBusy; see busyPage
 
 	sitemapMax int // URLs per sitemap file
 }
@@ -84,7 +101,8 @@ func New(ds *errkb.Dataset, cfg Config) *Server {
 	}
 	lx := &lexers{}
 	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown(lx), lexers: lx, sitemapMax: sitemapMax,
-		metrics: newMetrics(ds.Len()), responses: newResponseCache(cfg.CacheBytes)}
+		metrics: newMetrics(ds.Len()), responses: newResponseCache(cfg.CacheBytes),
+		origins: newOrigins(cfg), work: newAdmission(cfg.Workers, cfg.QueuedWork)}
 	sub, err := fs.Sub(static, "static")
 	if err == nil {
 		s.assets, err = loadAssets(sub)
@@ -119,8 +137,15 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// ServeHTTP makes Server an http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+// ServeHTTP makes Server an http.Handler. Cached pages, API records and
+// static files are answered before the router (serveFast); everything else
+// goes through echo.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.serveFast(w, r) {
+		return
+	}
+	s.echo.ServeHTTP(w, r)
+}
 
 func (s *Server) routes() *echo.Echo {
 	e := echo.New()
@@ -136,27 +161,29 @@ func (s *Server) routes() *echo.Echo {
 	}, path string, h echo.HandlerFunc) {
 		g.Match([]string{http.MethodGet, http.MethodHead}, path, h)
 	}
-	get(e, "/", s.home)
-	get(e, "/search", s.searchPage)
-	get(e, "/lookup", s.lookupRedirect)
-	get(e, "/errors", s.projects)
-	get(e, "/errors/:owner/:repo", s.project)
-	get(e, "/errors/:owner/:repo/:slug", s.recordPage)
-	get(e, "/tags/:tag", s.tagPage)
+	// Searches, lookups and page renders are admitted work (admission.go);
+	// a cached page never reaches its handler, so it never waits.
+	get(e, "/", s.admit(s.home))
+	get(e, "/search", s.admit(s.searchPage))
+	get(e, "/lookup", s.admit(s.lookupRedirect))
+	get(e, "/errors", s.admit(s.projects))
+	get(e, "/errors/:owner/:repo", s.admit(s.project))
+	get(e, "/errors/:owner/:repo/:slug", s.admit(s.recordPage))
+	get(e, "/tags/:tag", s.admit(s.tagPage))
 	get(e, "/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 	get(e, "/readyz", s.readyz)
 	get(e, "/metrics", s.metrics.handler())
 	get(e, "/static/*", s.serveAsset)
 	get(e, "/favicon.ico", s.favicon)
 	get(e, "/robots.txt", s.robots)
-	get(e, "/sitemap.xml", s.sitemap)
-	get(e, "/sitemap-:n", s.sitemapPart)
+	get(e, "/sitemap.xml", s.admit(s.sitemap)) // tens of thousands of URLs each
+	get(e, "/sitemap-:n", s.admit(s.sitemapPart))
 	get(e, "/opensearch.xml", s.openSearch)
 
 	api := e.Group("/api/v1")
-	get(api, "/errors/:owner/:repo/:slug", s.apiRecord)
-	get(api, "/lookup", s.apiLookup)
-	get(api, "/search", s.apiSearch)
+	get(api, "/errors/:owner/:repo/:slug", s.admit(s.apiRecord))
+	get(api, "/lookup", s.admit(s.apiLookup))
+	get(api, "/search", s.admit(s.apiSearch))
 	get(api, "/openapi.json", s.apiOpenAPI)
 	return e
 }
@@ -181,22 +208,29 @@ func (s *Server) search() (Searcher, error) {
 }
 
 // canonicalSlashes redirects "/errors/a/b/" to "/errors/a/b" so a trailing
-// slash never breaks a link. Leading slashes are collapsed first, so
-// "//host/" cannot become an off-site redirect.
+// slash never breaks a link. The target is the cleaned path: no dot
+// segments, no empty ones, so "/..//evil.example/" becomes "/evil.example"
+// and never a path a browser could read as another host.
 func canonicalSlashes(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		p := c.Request().URL.Path
 		if p == "/" || !strings.HasSuffix(p, "/") {
 			return next(c)
 		}
-		// Escaped, because browsers drop tabs and newlines from a Location and
-		// read '\' as '/': "/\evil.example" would leave the site.
-		clean := (&url.URL{Path: "/" + strings.Trim(p, "/")}).EscapedPath()
-		if q := c.Request().URL.RawQuery; q != "" {
-			clean += "?" + q
-		}
-		return c.Redirect(http.StatusMovedPermanently, clean)
+		return c.Redirect(http.StatusMovedPermanently, cleanTarget(p, c.Request().URL.RawQuery))
 	}
+}
+
+// cleanTarget is the on-site redirect target for path p and query q:
+// path.Clean removes dot segments and repeated slashes, and escaping keeps
+// tabs, newlines and '\' (which browsers drop or read as '/') out of the
+// Location.
+func cleanTarget(p, q string) string {
+	clean := (&url.URL{Path: path.Clean("/" + p)}).EscapedPath()
+	if q != "" {
+		clean += "?" + q
+	}
+	return clean
 }
 
 // base fills what every page shares.

@@ -5,10 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/errkb/errkb/index"
@@ -27,7 +27,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	rateLimit := fs.Float64("rate-limit", 0, "requests a second allowed per client address; 0 turns the limit off")
 	rateBurst := fs.Int("rate-burst", 0, "requests a client may send at once above --rate-limit (default twice the rate)")
 	var proxies proxyList
-	fs.Var(&proxies, "trust-proxy", "address or CIDR range of a reverse proxy whose X-Forwarded-For names the client; repeatable")
+	fs.Var(&proxies, "trust-proxy", "address or CIDR range of a reverse proxy whose X-Forwarded-For (client address) and X-Forwarded-Proto (scheme) are believed; repeatable")
+	var hosts hostList
+	fs.Var(&hosts, "host", "host[:port] the site is reached under, shown in its absolute links when --base-url is not set; repeatable (default: the listen address)")
+	workers := fs.Int("workers", 0, "searches, lookups and page renders run at once (default: the number of CPUs but one, at least 1)")
+	queue := fs.Int("queue", 0, "such requests waiting for a worker before more answer 503 busy (default: eight per CPU)")
 	grace := fs.Duration("shutdown-grace", shutdownGrace, "how long requests in flight may run after SIGTERM")
 	delay := fs.Duration("shutdown-delay", shutdownDelay, "how long /readyz answers 503 before the listener closes on SIGTERM")
 	indexDir := fs.String("index-dir", getenv("ERRKB_INDEX_DIR"), "folder to persist the search index in and reuse it from on restart; one per server process (env ERRKB_INDEX_DIR; default: a temporary folder removed on exit)")
@@ -38,7 +42,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 		fmt.Fprintf(stderr, "errkb serve: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	log, flushLog := newServeLogger(stderr)
+	defer flushLog()
 
 	started := time.Now()
 	dir, cleanup, err := indexFolder(*indexDir)
@@ -55,13 +60,16 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	log.Info("dataset loaded", "records", ds.Len(), "projects", len(ds.Projects()), "version", ds.Version(),
 		"from_snapshot", ds.FromSnapshot(), "took", time.Since(started).Round(time.Millisecond))
 
-	srv := web.New(ds, web.Config{BaseURL: *baseURL, Logger: log, RequestTimeout: *requestTimeout,
-		RateLimit: *rateLimit, RateBurst: *rateBurst, TrustedProxies: proxies})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb: %v\n", err)
 		return 1
 	}
+	if len(hosts) == 0 {
+		hosts = hostList{listenHost(ln.Addr())}
+	}
+	srv := web.New(ds, web.Config{BaseURL: *baseURL, Hosts: hosts, Logger: log, RequestTimeout: *requestTimeout,
+		RateLimit: *rateLimit, RateBurst: *rateBurst, TrustedProxies: proxies, Workers: *workers, QueuedWork: *queue})
 	hs := newHTTPServer(srv, defaultLimits, log)
 	log.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String()+"/")
 
@@ -118,6 +126,39 @@ func indexFolder(dir string) (string, func(), error) {
 		return "", nil, err
 	}
 	return tmp, func() { os.RemoveAll(tmp) }, nil
+}
+
+// listenHost is the host[:port] links show by default: the listen
+// address, with "localhost" for an unspecified one (0.0.0.0, ::), which no
+// browser can open.
+func listenHost(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// hostList collects --host values, repeated or comma-separated.
+type hostList []string
+
+func (h *hostList) String() string { return strings.Join(*h, ",") }
+
+func (h *hostList) Set(v string) error {
+	for part := range strings.SplitSeq(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if strings.ContainsAny(part, "/?#@ ") {
+			return fmt.Errorf("%q is not a host[:port]", part)
+		}
+		*h = append(*h, part)
+	}
+	return nil
 }
 
 func envOr(getenv func(string) string, key, def string) string {

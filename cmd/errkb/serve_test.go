@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"net/http"
 	"path/filepath"
 	"regexp"
@@ -137,5 +138,29 @@ func TestServeRestartReusesIndexAndSnapshot(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(idx, "records-*.bin")); len(m) != 1 {
 		t.Errorf("snapshot files in the index dir: %v", m)
+	}
+}
+
+// TestHostFlags: --host takes host[:port] names, repeated or
+// comma-separated, and refuses URLs; without it, links show the listen
+// address, with localhost for an unspecified one.
+func TestHostFlags(t *testing.T) {
+	var h hostList
+	if err := h.Set("errkb.example.com, 127.0.0.1:8080"); err != nil || len(h) != 2 || h[1] != "127.0.0.1:8080" {
+		t.Errorf("Set: %v %v", h, err)
+	}
+	for _, bad := range []string{"https://errkb.example.com", "a/b", "user@host", "a b"} {
+		if err := (&hostList{}).Set(bad); err == nil {
+			t.Errorf("--host %q accepted", bad)
+		}
+	}
+	for addr, want := range map[string]string{"127.0.0.1:8080": "127.0.0.1:8080", "0.0.0.0:80": "localhost:80", "[::]:9000": "localhost:9000"} {
+		a, err := net.ResolveTCPAddr("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := listenHost(a); got != want {
+			t.Errorf("listenHost(%s) = %q, want %q", addr, got, want)
+		}
 	}
 }
