@@ -11,7 +11,8 @@ test: check
 # Browser tests in headless Chromium (installed by the target itself).
 # Debian's chromium is installed with apt-get when missing; in CI (CI=true)
 # the tests then fail, never skip, if there is still no browser.
-# Screenshots go to artifacts/screenshots (ignored by git).
+# Screenshots go to artifacts/screenshots (ignored by git), and those of
+# browsing at scale to artifacts/browse (committed).
 test-browser:
 	@if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then \
 		echo "test-browser: installing Debian's chromium"; \
@@ -20,13 +21,13 @@ test-browser:
 			|| echo "test-browser: could not install chromium"; \
 	fi
 	go vet -tags browser ./web/
-	go test -tags browser -run '^TestBrowser(Export)?$$' -count=1 -timeout 5m ./web/
+	go test -tags browser -run '^TestBrowser' -count=1 -timeout 10m ./web/
 
 # Each fuzz target for a bounded time (FUZZTIME each; seeds are in each
 # package's testdata/fuzz and also run in plain `go test`). The fuzzer
 # prints its executions; grep "execs:" in the output for the figures.
 FUZZTIME ?= 15s
-FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./extract:FuzzVerbs ./extract:FuzzExtract ./web:FuzzRequestChosenValues ./annotate:FuzzStream
+FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./web:FuzzSnippetHTML ./extract:FuzzVerbs ./extract:FuzzExtract ./index:FuzzReadTables ./web:FuzzRequestChosenValues ./annotate:FuzzStream
 test-fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \

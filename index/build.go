@@ -23,13 +23,16 @@ const batchSize = 250
 // progressEvery is how often, in records, the build logs its progress.
 const progressEvery = 10000
 
-// indexRecords adds every record of ds to bi. A bleve batch analyses its
-// documents in parallel but builds its segment on one core, and on disk
-// waits for the segment to be written, so one goroutine per CPU sends
-// batches to keep every core busy.
-func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *slog.Logger) error {
+// indexRecords adds every record of ds to bi and returns every record's
+// part of the lookup tables (see tablebuild.go), both made in one pass
+// over the records. A bleve batch analyses its documents in parallel but builds its
+// segment on one core, and on disk waits for the segment to be written,
+// so one goroutine per CPU sends batches to keep every core busy; each
+// also extracts its records' part of the tables.
+func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *slog.Logger) (*tableParts, error) {
 	start := time.Now()
 	recs := ds.Records
+	parts := make([]recordTables, len(recs))
 	var (
 		next   atomic.Int64 // first record of the next batch
 		done   atomic.Int64 // records indexed
@@ -46,11 +49,12 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *s
 				}
 				hi := min(lo+batchSize, len(recs))
 				b := bi.NewBatch()
-				for _, r := range recs[lo:hi] {
+				for i, r := range recs[lo:hi] {
 					if err := b.Index(r.ID, document(r)); err != nil {
 						fail(fmt.Errorf("index record %s (%s): %w", r.ID, r.Source, err))
 						return
 					}
+					parts[lo+i] = newRecordTables(r)
 				}
 				if err := bi.Batch(b); err != nil {
 					fail(fmt.Errorf("index batch: %w", err))
@@ -69,13 +73,34 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *s
 	}
 	wg.Wait()
 	if p := failed.Load(); p != nil {
-		return *p
+		return nil, *p
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	ds.ReleasePages()
 	el := time.Since(start)
 	log.Info("index built", "records", len(recs), "took", el.Round(time.Millisecond), "records_per_s", int(float64(len(recs))/max(el.Seconds(), 1e-9)))
-	return nil
+	ids := make([]string, len(recs))
+	for i, r := range recs {
+		ids[i] = r.ID
+	}
+	return &tableParts{ids: ids, parts: parts}, nil
+}
+
+// tableParts are the records' parts of the lookup tables, with their ids.
+type tableParts struct {
+	ids   []string
+	parts []recordTables
+}
+
+// assemble lays out the tables file.
+func (tp *tableParts) assemble(log *slog.Logger) ([]byte, error) {
+	start := time.Now()
+	data, err := assembleTables(tp.ids, tp.parts)
+	if err != nil {
+		return nil, fmt.Errorf("build lookup tables: %w", err)
+	}
+	log.Info("lookup tables built", "records", len(tp.ids), "bytes", len(data), "took", time.Since(start).Round(time.Millisecond))
+	return data, nil
 }

@@ -14,46 +14,45 @@ import (
 // whole query and then in each of its pieces.
 func (ix *Index) identify(a *analysis) {
 	u := a.u
-	recs := ix.indexes
 	whole := strings.Join(strings.Fields(u.raw), " ")
-	if i, ok := ix.t.recByID[whole]; ok {
+	if i, ok := ix.t.record(whole); ok {
 		a.get(i).id = true
 	}
-	for _, i := range recs(ix.byCode[NormalizeCode(whole)]) {
+	for _, i := range ix.t.byCode(NormalizeCode(whole)) {
 		a.get(i).code = 2
 	}
-	for _, i := range recs(ix.byClass[strings.ToLower(whole)]) {
+	for _, i := range ix.t.byClass(strings.ToLower(whole)) {
 		a.get(i).class = 2
 	}
 	for _, c := range u.chunks {
 		for _, p := range chunkForms(c) {
-			if i, ok := ix.t.recByID[p]; ok {
+			if i, ok := ix.t.record(p); ok {
 				a.get(i).id = true
 			}
 			// Inside a longer text only identifier-shaped pieces count as
 			// codes and classes: "internal" in a host name must not name
 			// the record whose class is "Internal".
 			if identLike(p) {
-				for _, i := range recs(ix.byCode[NormalizeCode(p)]) {
+				for _, i := range ix.t.byCode(NormalizeCode(p)) {
 					e := a.get(i)
 					e.code = max(e.code, 1)
 				}
-				for _, i := range recs(ix.byClass[strings.ToLower(p)]) {
+				for _, i := range ix.t.byClass(strings.ToLower(p)) {
 					e := a.get(i)
 					e.class = max(e.class, 1)
 				}
 			}
 			lp := strings.ToLower(p)
-			for _, i := range ix.t.idents[lp] {
+			for _, i := range ix.t.idents(lp) {
 				e := a.get(i)
 				if isNumber(lp) {
-					e.number += 1 / float64(len(ix.t.idents[lp]))
+					e.number += 1 / float64(len(ix.t.idents(lp)))
 				} else {
-					e.ident += 1 / float64(len(ix.t.idents[lp]))
+					e.ident += 1 / float64(len(ix.t.idents(lp)))
 				}
 			}
-			for _, i := range ix.t.srcIdents[lp] {
-				a.get(i).srcIdent += 1 / float64(len(ix.t.srcIdents[lp]))
+			for _, i := range ix.t.srcIdents(lp) {
+				a.get(i).srcIdent += 1 / float64(len(ix.t.srcIdents(lp)))
 			}
 		}
 	}
@@ -62,7 +61,7 @@ func (ix *Index) identify(a *analysis) {
 	// surely as the class does, when the query is that identifier alone.
 	if len(u.chunks) == 1 {
 		for _, p := range chunkForms(u.chunks[0]) {
-			if rs := ix.t.srcIdents[strings.ToLower(p)]; len(rs) == 1 && identSpellsName(p, ix.ds.Records[rs[0]]) {
+			if rs := ix.t.srcIdents(strings.ToLower(p)); len(rs) == 1 && identSpellsName(p, ix.ds.Records[rs[0]]) {
 				a.get(rs[0]).keyedIdent = true
 			}
 		}
@@ -73,11 +72,11 @@ func (ix *Index) identify(a *analysis) {
 	}
 	for _, k := range keyed {
 		k = strings.ToLower(strings.TrimSpace(k))
-		for _, i := range recs(ix.byCode[NormalizeCode(k)]) {
+		for _, i := range ix.t.byCode(NormalizeCode(k)) {
 			e := a.get(i)
 			e.code = max(e.code, 1)
 		}
-		switch rs := ix.t.idents[k]; {
+		switch rs := ix.t.idents(k); {
 		case isHTTPStatus(k):
 		case len(rs) == 1:
 			a.get(rs[0]).keyedIdent = true
@@ -93,15 +92,6 @@ func (ix *Index) identify(a *analysis) {
 	if len(a.ev) == 0 {
 		ix.nearCodes(a, whole)
 	}
-}
-
-// indexes maps records to their positions in the dataset.
-func (ix *Index) indexes(rs []*errkb.Record) []int32 {
-	out := make([]int32, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, ix.t.recByID[r.ID])
-	}
-	return out
 }
 
 // maxSharedCode is how many records a code number may name before it is
@@ -239,7 +229,7 @@ func (ix *Index) nearCodes(a *analysis, whole string) {
 			if !looksLikeCode(whole) {
 				continue
 			}
-			for _, i := range ix.t.codeKeys[f.word] {
+			for _, i := range ix.t.codeKeys(f.word) {
 				e := a.get(i)
 				if e.nearCode == 0 || f.dist < e.nearCode {
 					e.nearCode = f.dist

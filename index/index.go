@@ -2,9 +2,10 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -22,11 +23,41 @@ const maxClauses = 1024
 type Index struct {
 	ds *errkb.Dataset
 	bi bleve.Index
+	t  *tables // records by id and code, patterns, vocabulary, identifiers; see tables
 
-	byCode  map[string][]*errkb.Record // NormalizeCode(errorCode)
-	byClass map[string][]*errkb.Record // lower-case errorClass
+	unmap func() error  // releases the mapped tables file, if any
+	stop  chan struct{} // ends releasePagesEvery
+	done  sync.WaitGroup
+}
 
-	t *tables // patterns, vocabulary and identifiers; see tables
+// releaseInterval is how often a serving index returns the mapped pages
+// that queries read (records' text, the tables) to the page cache.
+const releaseInterval = 2 * time.Second
+
+// releasePagesEvery drops, every d, the pages of the records' spilled
+// text and of the mapped tables from the resident set. Queries read them
+// through file mappings, and on recent kernels a read maps the whole
+// large folio around it (up to 2 MB per record highlighted), so without
+// this the resident set grows with traffic towards the size of the
+// snapshot. The pages stay in the page cache; the next read maps them
+// back, at the cost of a minor fault.
+func (ix *Index) releasePagesEvery(d time.Duration) {
+	ix.stop = make(chan struct{})
+	ix.done.Go(func() {
+		tick := time.NewTicker(d)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ix.stop:
+				return
+			case <-tick.C:
+				ix.ds.ReleasePages()
+				if ix.unmap != nil {
+					releasePages(ix.t.data)
+				}
+			}
+		}
+	})
 }
 
 // Build indexes every record of ds in memory. It logs progress for large
@@ -34,76 +65,46 @@ type Index struct {
 // index on disk and reuses it across restarts.
 func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, error) {
 	searcher.DisjunctionMaxClauseCount = maxClauses
-	tables := startTables(ds)
 	// An empty path gives an in-memory scorch index, many times faster to
 	// build than bleve's NewMemOnly.
 	bi, err := bleve.NewUsing("", newMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
 	}
-	if err := indexRecords(ctx, bi, ds, log); err != nil {
+	parts, err := indexRecords(ctx, bi, ds, log)
+	if err != nil {
 		bi.Close()
 		return nil, err
 	}
-	return newIndex(ds, bi, tables, log)
-}
-
-// builtTables is the outcome of building the lookup tables.
-type builtTables struct {
-	t    *tables
-	err  error
-	took time.Duration
-}
-
-// startTables builds the lookup tables on another goroutine: they need
-// only the records, so they are built while bleve indexes or opens, on
-// another core when there is one.
-func startTables(ds *errkb.Dataset) <-chan builtTables {
-	done := make(chan builtTables, 1)
-	go func() {
-		start := time.Now()
-		t, err := newTables(ds.Records)
-		done <- builtTables{t, err, time.Since(start)}
-	}()
-	return done
-}
-
-// newIndex wraps a built bleve index with the lookup tables once they are
-// ready; it closes bi when they fail.
-func newIndex(ds *errkb.Dataset, bi bleve.Index, tables <-chan builtTables, log *slog.Logger) (*Index, error) {
-	ix := &Index{
-		ds:      ds,
-		bi:      bi,
-		byCode:  make(map[string][]*errkb.Record),
-		byClass: make(map[string][]*errkb.Record),
-	}
-	for _, r := range ds.Records {
-		ix.addLookups(r)
-	}
-	tb := <-tables
-	if tb.err != nil {
+	data, err := parts.assemble(log)
+	if err != nil {
 		bi.Close()
-		return nil, fmt.Errorf("build lookup tables: %w", tb.err)
+		return nil, err
 	}
-	ix.t = tb.t
-	// Building the tables read every record's text; let the kernel take
-	// back those pages of the spill file until a request needs them.
-	ds.ReleasePages()
-	log.Info("lookup tables built", "records", ds.Len(), "took", tb.took.Round(time.Millisecond))
+	t, err := readTables(data, ds.Len())
+	if err != nil {
+		bi.Close()
+		return nil, fmt.Errorf("lookup tables: %w", err)
+	}
+	ix := &Index{ds: ds, bi: bi, t: t}
+	ix.releasePagesEvery(releaseInterval)
 	return ix, nil
 }
 
-func (ix *Index) addLookups(r *errkb.Record) {
-	if c := NormalizeCode(r.ErrorCode); c != "" {
-		ix.byCode[c] = append(ix.byCode[c], r)
+// Close releases the index. Nothing it returned may be used after.
+func (ix *Index) Close() error {
+	if ix.stop != nil {
+		close(ix.stop)
+		ix.done.Wait()
+		ix.stop = nil
 	}
-	if c := strings.ToLower(r.ErrorClass); c != "" {
-		ix.byClass[c] = append(ix.byClass[c], r)
+	err := ix.bi.Close()
+	if ix.unmap != nil {
+		err = errors.Join(err, ix.unmap())
+		ix.unmap = nil
 	}
+	return err
 }
-
-// Close releases the index.
-func (ix *Index) Close() error { return ix.bi.Close() }
 
 // Dataset is the dataset this index was built from.
 func (ix *Index) Dataset() *errkb.Dataset { return ix.ds }

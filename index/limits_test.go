@@ -35,7 +35,8 @@ func TestFuzzyExpansionFallsBack(t *testing.T) {
 	// "abcd" is one edit from every word: more than the clause limit, or
 	// this test proves nothing.
 	near := 0
-	for w := range ix.t.words.df {
+	for i := range ix.t.words.words.len() {
+		w := ix.t.words.words.at(i)
 		if strings.HasPrefix(w, "abc") && w != "abcd" {
 			near++
 		}

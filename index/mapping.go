@@ -17,13 +17,11 @@ import (
 	"github.com/errkb/errkb"
 )
 
-// Field names in the index.
+// Field names in the index. Ids, codes and classes are looked up in the
+// tables (see tables.record, byCode, byClass), not in bleve.
 const (
-	fieldID       = "id"
 	fieldRepo     = "repo"
-	fieldCode     = "code"     // normalized errorCode, exact
 	fieldCodeText = "codeText" // errorCode and errorClass split into words
-	fieldClass    = "class"    // lower-case errorClass, exact
 	fieldSeverity = "severity"
 	fieldTags     = "tags"
 	fieldMessage  = "message"
@@ -33,36 +31,44 @@ const (
 	fieldCodeBody = "source"
 )
 
-// newMapping builds the whole mapping from three reusable field mappings:
-// keywords for identifiers and enumerations, English for prose, and the
-// standard analyzer for code. The document mapping is static so only the
-// declared fields are indexed; bleve's dynamic default is several times
-// slower to build.
+// newMapping builds the whole mapping from two reusable field mappings:
+// keywords for the enumerations that filter and facet, and text with the
+// English analyzer for prose or the standard one for code. The document
+// mapping is static so only the declared fields are indexed; bleve's
+// dynamic default is several times slower to build.
+//
+// Only what search reads is kept: no field is stored and none has term
+// vectors, since hits carry record numbers and highlight.go marks words
+// in the records themselves, and no query is a phrase; only the faceted
+// fields keep doc values. At 100,000 records that halves the index.
 func newMapping() mapping.IndexMapping {
 	kw := bleve.NewKeywordFieldMapping()
 	kw.Analyzer = keyword.Name
+	kw.Store = false
+	kw.IncludeTermVectors = false
 	kw.IncludeInAll = false
+	kw.DocValues = true // facets
 
-	text := func(analyzer string, store bool) *mapping.FieldMapping {
+	text := func(analyzer string) *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
 		f.Analyzer = analyzer
-		f.Store = store
-		f.IncludeTermVectors = store // highlights need term vectors
+		f.Store = false
+		f.IncludeTermVectors = false
 		f.IncludeInAll = false
 		f.DocValues = false
 		return f
 	}
 
 	doc := bleve.NewDocumentStaticMapping()
-	for _, name := range []string{fieldID, fieldRepo, fieldCode, fieldClass, fieldSeverity, fieldTags} {
+	for _, name := range []string{fieldRepo, fieldSeverity, fieldTags} {
 		doc.AddFieldMappingsAt(name, kw)
 	}
-	doc.AddFieldMappingsAt(fieldCodeText, text(standard.Name, false))
-	doc.AddFieldMappingsAt(fieldMessage, text(en.AnalyzerName, true))
-	doc.AddFieldMappingsAt(fieldPattern, text(standard.Name, false))
-	doc.AddFieldMappingsAt(fieldDoc, text(en.AnalyzerName, true))
-	doc.AddFieldMappingsAt(fieldProse, text(en.AnalyzerName, false))
-	doc.AddFieldMappingsAt(fieldCodeBody, text(standard.Name, false))
+	doc.AddFieldMappingsAt(fieldCodeText, text(standard.Name))
+	doc.AddFieldMappingsAt(fieldMessage, text(en.AnalyzerName))
+	doc.AddFieldMappingsAt(fieldPattern, text(standard.Name))
+	doc.AddFieldMappingsAt(fieldDoc, text(en.AnalyzerName))
+	doc.AddFieldMappingsAt(fieldProse, text(en.AnalyzerName))
+	doc.AddFieldMappingsAt(fieldCodeBody, text(standard.Name))
 
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
@@ -79,11 +85,8 @@ func document(r *errkb.Record) map[string]any {
 	prose = append(prose, r.Solutions...)
 	prose = append(prose, r.PreventionTips...)
 	return map[string]any{
-		fieldID:       r.ID,
 		fieldRepo:     r.Repo,
-		fieldCode:     NormalizeCode(r.ErrorCode),
 		fieldCodeText: splitIdentifier(r.ErrorCode) + " " + splitIdentifier(r.ErrorClass),
-		fieldClass:    strings.ToLower(r.ErrorClass),
 		fieldSeverity: r.Severity,
 		fieldTags:     r.Tags,
 		fieldMessage:  r.ErrorMessage,

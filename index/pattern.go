@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/errkb/errkb"
@@ -22,38 +21,14 @@ import (
 // text it pins down: a pattern found in a query is evidence in proportion
 // to that, and "(.+)" alone, which matches anything, is no evidence at all.
 
-// matcher is one compiled pattern of one record.
-type matcher struct {
-	rec    int32 // index into Dataset.Records
-	re     *lazyRegexp
-	weight int // letters and digits a match must contain literally
+// compiledPattern is one pattern of one record, ready to match: the
+// tables keep it (see writePatterns) and compile its regexp on first use.
+type compiledPattern struct {
+	expr   string // the regexp, case-insensitive, with word boundaries
+	weight int    // letters and digits a match must contain literally
 	// required are whole words every match contains; a query lacking one
 	// cannot match, which spares running the regexp.
 	required []string
-}
-
-// lazyRegexp is a regexp compiled on first use, once, safely from any
-// goroutine.
-type lazyRegexp struct {
-	expr string
-	once sync.Once
-	re   *regexp.Regexp // nil when expr does not compile
-}
-
-func (l *lazyRegexp) get() *regexp.Regexp {
-	l.once.Do(func() { l.re, _ = regexp.Compile(l.expr) })
-	return l.re
-}
-
-// regexp is m's compiled pattern, or nil if it does not compile (which
-// parsePattern's checks make impossible in practice).
-func (m *matcher) regexp() *regexp.Regexp { return m.re.get() }
-
-// patternSet holds every record's matchers with a word index over them.
-type patternSet struct {
-	matchers []matcher
-	byWord   map[string][]int32 // a matcher's rarest required word -> matchers
-	always   []int32            // matchers with weight but no whole required word
 }
 
 // patternHit is the best pattern evidence for one record in one query.
@@ -92,37 +67,6 @@ func parseRecordPatterns(recs []*errkb.Record) []parsedPattern {
 	return out
 }
 
-// newPatternSet compiles parsed patterns and indexes them by word.
-func newPatternSet(parsed []parsedPattern) *patternSet {
-	ps := &patternSet{byWord: map[string][]int32{}}
-	for _, pp := range parsed {
-		if m, ok := compilePattern(pp.pieces, pp.expr); ok {
-			m.rec = pp.rec
-			ps.matchers = append(ps.matchers, m)
-		}
-	}
-	df := map[string]int{}
-	for _, m := range ps.matchers {
-		for _, w := range m.required {
-			df[w]++
-		}
-	}
-	for i, m := range ps.matchers {
-		if len(m.required) == 0 {
-			ps.always = append(ps.always, int32(i))
-			continue
-		}
-		key := m.required[0]
-		for _, w := range m.required[1:] {
-			if df[w] < df[key] {
-				key = w
-			}
-		}
-		ps.byWord[key] = append(ps.byWord[key], int32(i))
-	}
-	return ps
-}
-
 // piece is a literal run of a pattern, or a hole (lit == "" and hole set).
 type piece struct {
 	lit  string
@@ -131,8 +75,8 @@ type piece struct {
 
 // compilePattern compiles p; ok is false when p pins down no literal text
 // and so can never be evidence.
-func compilePattern(pieces []piece, expr string) (matcher, bool) {
-	m := matcher{}
+func compilePattern(pieces []piece, expr string) (compiledPattern, bool) {
+	m := compiledPattern{}
 	for _, pc := range pieces {
 		if !pc.hole {
 			m.weight += alnumCount(pc.lit)
@@ -149,7 +93,7 @@ func compilePattern(pieces []piece, expr string) (matcher, bool) {
 	if last := pieces[len(pieces)-1]; !last.hole && endsWithWord(last.lit) {
 		expr = `(?:` + expr + `)\b`
 	}
-	m.re = &lazyRegexp{expr: `(?is)` + expr}
+	m.expr = `(?is)` + expr
 	m.required = requiredWords(pieces)
 	return m, true
 }
@@ -365,15 +309,12 @@ func endsWithWord(s string) bool {
 func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected bool, into map[int32]patternHit) {
 	runs := 0
 	try := func(mi int32) {
-		m := &ps.matchers[mi]
-		for _, w := range m.required {
-			if !tokens[w] {
-				return
-			}
+		if !ps.requiredIn(mi, tokens) {
+			return
 		}
 		runs++
 		for i, seg := range segments {
-			re := m.regexp()
+			re := ps.regexp(mi)
 			if re == nil {
 				return
 			}
@@ -382,15 +323,16 @@ func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected
 				continue
 			}
 			full := loc[0] == 0 && loc[1] == len(seg)
-			h := patternHit{weight: m.weight, full: full, whole: full && i == 0, corrected: corrected}
-			if better(h, into[m.rec]) {
-				into[m.rec] = h
+			rec := ps.rec[mi]
+			h := patternHit{weight: int(ps.weight[mi]), full: full, whole: full && i == 0, corrected: corrected}
+			if better(h, into[rec]) {
+				into[rec] = h
 			}
 		}
 	}
 	tried := map[int32]bool{}
 	for t := range tokens {
-		for _, mi := range ps.byWord[t] {
+		for _, mi := range ps.byWord.get(t) {
 			if !tried[mi] && runs < maxPatternRuns {
 				tried[mi] = true
 				try(mi)

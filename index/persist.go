@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -27,7 +28,7 @@ import (
 // formatVersion names how records become index documents. Bump it when
 // document() or the analysis changes in a way the mapping's JSON does not
 // show; Key also samples document() itself, as a safety net.
-const formatVersion = 1
+const formatVersion = 2
 
 var scorchConfig map[string]any
 
@@ -37,7 +38,7 @@ var scorchConfig map[string]any
 // always rebuilt, never served stale.
 func Key(ds *errkb.Dataset) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "errkb index format %d\ndataset %s\n", formatVersion, ds.Hash())
+	fmt.Fprintf(h, "errkb index format %d tables %d\ndataset %s\n", formatVersion, tablesVersion, ds.Hash())
 	m, err := json.Marshal(newMapping())
 	if err != nil {
 		panic(err) // the mapping is built in code; it always encodes
@@ -70,6 +71,7 @@ func writeDocFingerprint(w io.Writer, ds *errkb.Dataset) {
 const (
 	manifestName = "manifest.json"
 	bleveDirName = "bleve"
+	tablesName   = "tables.bin"
 	buildPrefix  = ".build-"
 )
 
@@ -79,7 +81,8 @@ type manifest struct {
 	Key     string     `json:"key"`
 	Records int        `json:"records"`
 	Built   time.Time  `json:"built"`
-	Files   []fileInfo `json:"files"`
+	Files   []fileInfo `json:"files"`  // the bleve folder's
+	Tables  fileInfo   `json:"tables"` // the lookup tables, beside it
 }
 
 type fileInfo struct {
@@ -95,17 +98,19 @@ type fileInfo struct {
 // so one folder holds one index; give each server process its own dir.
 func Open(ctx context.Context, ds *errkb.Dataset, dir string, log *slog.Logger) (*Index, error) {
 	searcher.DisjunctionMaxClauseCount = maxClauses
-	tables := startTables(ds)
 	start := time.Now()
 	key := Key(ds)
 	log.Info("index key", "key", key[:16], "took", time.Since(start).Round(time.Millisecond))
 	final := filepath.Join(dir, key[:32])
-	bi, err := openPersisted(final, key, ds.Len())
+	ix, err := openPersisted(ds, final, key)
 	switch {
 	case err == nil:
 		log.Info("index reused", "dir", final, "records", ds.Len(), "took", time.Since(start).Round(time.Millisecond))
 		removeOthers(dir, key[:32], log)
-		return newIndex(ds, bi, tables, log)
+		// Loading and keying the dataset read some records' text (see
+		// internal/store); it need not stay resident.
+		ds.ReleasePages()
+		return ix, nil
 	case errors.Is(err, fs.ErrNotExist):
 		log.Info("no index for this dataset yet; building", "dir", final)
 	default:
@@ -117,17 +122,18 @@ func Open(ctx context.Context, ds *errkb.Dataset, dir string, log *slog.Logger) 
 	if err := buildPersisted(ctx, ds, dir, final, key, log); err != nil {
 		return nil, err
 	}
-	if bi, err = openPersisted(final, key, ds.Len()); err != nil {
+	if ix, err = openPersisted(ds, final, key); err != nil {
 		return nil, fmt.Errorf("reopen the index just built: %w", err)
 	}
 	removeOthers(dir, key[:32], log)
-	return newIndex(ds, bi, tables, log)
+	return ix, nil
 }
 
 // openPersisted opens the index in folder, after checking it is complete,
 // for this key and record count, and that no file changed since it was
 // built. It returns an error wrapping fs.ErrNotExist when there is none.
-func openPersisted(folder, key string, records int) (bleve.Index, error) {
+func openPersisted(ds *errkb.Dataset, folder, key string) (*Index, error) {
+	records := ds.Len()
 	data, err := os.ReadFile(filepath.Join(folder, manifestName))
 	if err != nil {
 		return nil, err
@@ -150,15 +156,29 @@ func openPersisted(folder, key string, records int) (bleve.Index, error) {
 	if err := checkSums(bdir, m.Files); err != nil {
 		return nil, err
 	}
+	mem, unmap, err := mapFile(filepath.Join(folder, tablesName), m.Tables)
+	if err != nil {
+		return nil, fmt.Errorf("lookup tables: %w", err)
+	}
+	t, err := readTables(mem, records)
+	if err != nil {
+		unmap()
+		return nil, err
+	}
+	releasePages(mem)
 	bi, err := bleve.OpenUsing(bdir, map[string]any{"read_only": true})
 	if err != nil {
+		unmap()
 		return nil, fmt.Errorf("open index: %w", err)
 	}
 	if n, err := bi.DocCount(); err != nil || n != uint64(records) {
 		bi.Close()
+		unmap()
 		return nil, fmt.Errorf("index holds %d documents, want %d (%v)", n, records, err)
 	}
-	return bi, nil
+	ix := &Index{ds: ds, bi: bi, t: t, unmap: unmap}
+	ix.releasePagesEvery(releaseInterval)
+	return ix, nil
 }
 
 // buildPersisted builds the index in a fresh folder next to final and
@@ -180,13 +200,39 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 	if err != nil {
 		return fmt.Errorf("create index: %w", err)
 	}
-	if err := indexRecords(ctx, bi, ds, log); err != nil {
+	parts, err := indexRecords(ctx, bi, ds, log)
+	if err != nil {
 		bi.Close()
 		return err
 	}
-	if err := bi.Close(); err != nil {
-		return fmt.Errorf("close index: %w", err)
+	// bleve finishes its merges and writes its last segments on close,
+	// mostly on one core; the tables are laid out meanwhile on another.
+	type assembled struct {
+		data []byte
+		err  error
 	}
+	done := make(chan assembled, 1)
+	go func() {
+		data, err := parts.assemble(log)
+		done <- assembled{data, err}
+	}()
+	closeErr := bi.Close()
+	a := <-done
+	if closeErr != nil {
+		return fmt.Errorf("close index: %w", closeErr)
+	}
+	if a.err != nil {
+		return a.err
+	}
+	tables := a.data
+	if err := safefile.WriteBytes(filepath.Join(tmp, tablesName), tables); err != nil {
+		return fmt.Errorf("write lookup tables: %w", err)
+	}
+	sum, _, err := safefile.CRC(bytes.NewReader(tables))
+	if err != nil {
+		return err
+	}
+	tinfo := fileInfo{Name: tablesName, Size: int64(len(tables)), CRC32C: sum}
 	files, err := listFiles(bdir)
 	if err != nil {
 		return err
@@ -196,7 +242,7 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 			return err
 		}
 	}
-	m := manifest{Key: key, Records: ds.Len(), Built: time.Now().UTC(), Files: files}
+	m := manifest{Key: key, Records: ds.Len(), Built: time.Now().UTC(), Files: files, Tables: tinfo}
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -91,6 +92,27 @@ func TestOpenRebuildsADamagedIndex(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		{"flipped byte in the lookup tables", func(t *testing.T, folder string) {
+			path := filepath.Join(folder, tablesName)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data[len(data)/2] ^= 0xff
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"truncated lookup tables", func(t *testing.T, folder string) {
+			if err := os.Truncate(filepath.Join(folder, tablesName), 100); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"missing lookup tables", func(t *testing.T, folder string) {
+			if err := os.Remove(filepath.Join(folder, tablesName)); err != nil {
+				t.Fatal(err)
+			}
+		}},
 		{"missing manifest (crash before the build finished)", func(t *testing.T, folder string) {
 			if err := os.Remove(filepath.Join(folder, manifestName)); err != nil {
 				t.Fatal(err)
@@ -115,11 +137,74 @@ func TestOpenRebuildsADamagedIndex(t *testing.T) {
 			if !strings.Contains(log, "rebuilding") && !strings.Contains(log, "building") {
 				t.Fatalf("damaged index was not rebuilt:\n%s", log)
 			}
+			if !strings.Contains(log, "lookup tables built") {
+				t.Errorf("rebuild did not rebuild the lookup tables:\n%s", log)
+			}
 			if log := openAndCheck(t, ds, dir); !strings.Contains(log, "index reused") {
 				t.Errorf("rebuilt index was not reused afterwards:\n%s", log)
 			}
 		})
 	}
+}
+
+// TestRestartMapsTheTables checks that a restart reads the lookup tables
+// from disk instead of building them, and that the index it opens answers
+// exactly as one built in memory: every kind of query the tables serve
+// (id, code, class, identifier, pattern, template, typo) gives the same
+// hits in the same order with the same scores.
+func TestRestartMapsTheTables(t *testing.T) {
+	ds := genDataset(t, 300, 3)
+	dir := t.TempDir()
+	openAndCheck(t, ds, dir)
+	var log strings.Builder
+	reopened, err := Open(context.Background(), ds, dir, slog.New(slog.NewTextHandler(&log, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reopened.Close()
+	if !strings.Contains(log.String(), "index reused") || strings.Contains(log.String(), "lookup tables built") {
+		t.Fatalf("restart rebuilt the tables:\n%s", log.String())
+	}
+	if reopened.unmap == nil {
+		t.Error("restart did not map the tables file")
+	}
+	built, err := Build(context.Background(), ds, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer built.Close()
+	var queries []string
+	for _, r := range ds.Records[:40] {
+		queries = append(queries, r.ID, r.ErrorCode, r.ErrorClass, r.ErrorMessage, r.MessagePattern,
+			typo(r.ErrorMessage), logLine(r), strings.ToLower(r.Repo)+" "+firstWords(r.ErrorMessage, 3))
+	}
+	for _, q := range queries {
+		a, err := built.Search(context.Background(), Query{Text: q, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := reopened.Search(context.Background(), Query{Text: q, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := hitList(b), hitList(a); got != want {
+			t.Errorf("Search(%q) after restart:\n%s\nbuilt in memory:\n%s", q, got, want)
+		}
+		la, _ := built.Lookup(context.Background(), q)
+		lb, _ := reopened.Lookup(context.Background(), q)
+		if fmt.Sprint(la) != fmt.Sprint(lb) {
+			t.Errorf("Lookup(%q) after restart %v, built in memory %v", q, lb, la)
+		}
+	}
+}
+
+func hitList(r *Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "total %d\n", r.Total)
+	for _, h := range r.Hits {
+		fmt.Fprintf(&b, "%s %.6f\n", h.Record.ID, h.Score)
+	}
+	return b.String()
 }
 
 func TestOpenStopsWhenCancelled(t *testing.T) {

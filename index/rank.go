@@ -65,7 +65,7 @@ func (ix *Index) analyzeUpTo(u *understood, n int) *analysis {
 	ix.identify(a)
 	ix.correct(a, n)
 	for tok := range u.tokens {
-		for _, repo := range ix.t.projects[tok] {
+		for _, repo := range ix.t.projectRepos(tok) {
 			if a.projects == nil {
 				a.projects = map[string]bool{}
 			}
@@ -79,7 +79,7 @@ func (ix *Index) analyzeUpTo(u *understood, n int) *analysis {
 		ix.t.patterns.match(segs, tokens, true, hits)
 	}
 	for i, seg := range u.segments {
-		for _, ref := range ix.t.templates[normalizeText(seg)] {
+		for _, ref := range ix.t.templates(normalizeText(seg)) {
 			h := patternHit{weight: ref.weight, full: true, whole: i == 0}
 			if better(h, hits[ref.rec]) {
 				hits[ref.rec] = h
@@ -101,7 +101,7 @@ func (ix *Index) correct(a *analysis, limit int) {
 			continue
 		}
 		seen[w] = true
-		if _, known := ix.t.words.df[w]; !known && len(a.corrections) < limit {
+		if !ix.t.words.known(w) && len(a.corrections) < limit {
 			if c, _, ok := ix.t.words.nearest(w); ok {
 				a.corrections[w] = c
 				w = c
@@ -195,7 +195,7 @@ func (ix *Index) textCover(a *analysis, e *evidence) {
 		// is meant.
 		return
 	}
-	msg, code := ix.t.msgWords[e.rec], ix.t.codeWords[e.rec]
+	msg, code := ix.t.msgWords(e.rec), ix.t.codeWords(e.rec)
 	var qIDF, inAny, inMsg, inCode float64
 	for _, w := range a.words {
 		idf := ix.t.words.idf(w)
@@ -219,7 +219,7 @@ func (ix *Index) textCover(a *analysis, e *evidence) {
 		e.textLen += 0.25 * inCode / code.idf
 	}
 	e.text += e.textLen
-	if len(a.words) >= 2 && strings.Contains(ix.t.msgSeq[e.rec], " "+strings.Join(a.words, " ")+" ") {
+	if len(a.words) >= 2 && strings.Contains(ix.t.msgSeq(e.rec), " "+strings.Join(a.words, " ")+" ") {
 		e.phrase = true
 	}
 }

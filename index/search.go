@@ -168,13 +168,13 @@ func (ix *Index) rank(ctx context.Context, a *analysis, q Query, size int) ([]*e
 	}
 	maxText := 0.0
 	for _, h := range res.Hits {
-		if _, ok := a.ev[ix.t.recByID[h.ID]]; !ok {
+		if i, _ := ix.t.record(h.ID); a.ev[i] == nil {
 			maxText = max(maxText, h.Score)
 		}
 	}
 	ranked := make([]*evidence, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		i, ok := ix.t.recByID[h.ID]
+		i, ok := ix.t.record(h.ID)
 		if !ok {
 			continue
 		}

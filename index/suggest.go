@@ -25,7 +25,7 @@ func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
 	weak := true
 	if len(ranked) > 0 {
 		t, _ := ranked[0].tier()
-		weak = t < tierNearCode && ranked[0].text < 0.75
+		weak = t < tierNearCode && ranked[0].text < 0.75 && !ranked[0].explainsQuery()
 	}
 	var out []Suggestion
 	seen := map[string]bool{strings.ToLower(a.u.raw): true}
@@ -45,7 +45,7 @@ func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
 		return out
 	}
 	for _, f := range a.near {
-		for _, i := range ix.t.codeKeys[f.word] {
+		for _, i := range ix.t.codeKeys(f.word) {
 			r := ix.ds.Records[i]
 			text := r.ErrorCode
 			if strings.ToLower(r.ErrorClass) == f.word {
@@ -65,3 +65,10 @@ func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
 	}
 	return out
 }
+
+// explainsQuery reports whether every word of the query is in the
+// record's message or names: "timeout" for ACCOUNT_TIMEOUT "timed out
+// waiting for account" is a good match even though the message says it
+// in other words, and near messages offered beside it only distract.
+// e.text is half this coverage plus textLen (see textCover).
+func (e *evidence) explainsQuery() bool { return 2*(e.text-e.textLen) >= 0.999 }

@@ -1,8 +1,8 @@
 package index
 
 import (
-	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 	"sync"
@@ -18,43 +18,53 @@ import (
 // an FST of the words (the same machinery bleve's fuzzy queries use), so a
 // correction costs microseconds, not a scan of every word.
 type vocab struct {
-	df  map[string]int
-	fst *vellum.FST
-	n   int // records, for IDF
+	words strList  // sorted
+	df    []uint32 // records using each word
+	fst   *vellum.FST
+	n     int // records, for IDF
 }
 
-// newVocab builds the FST of words; df maps each word to its document
-// frequency.
-func newVocab(df map[string]int, records int) (*vocab, error) {
-	keys := make([]string, 0, len(df))
-	for w := range df {
-		keys = append(keys, w)
+// vocab reads the vocabulary written by writeVocab.
+func (s *sections) vocab(name string, records int) *vocab {
+	v := &vocab{words: s.strList(name), df: sectionSlice[uint32](s, name+".df"), n: records}
+	data := s.section(name + ".fst")
+	if s.err != nil {
+		return v
 	}
-	sort.Strings(keys)
-	var buf bytes.Buffer
-	b, err := vellum.New(&buf, nil)
+	if len(v.df) != v.words.len() {
+		s.err = fmt.Errorf("lookup tables: vocabulary %s is damaged", name)
+		return v
+	}
+	fst, err := vellum.Load(data)
 	if err != nil {
-		return nil, err
+		s.err = fmt.Errorf("lookup tables: vocabulary %s: %w", name, err)
+		return v
 	}
-	for _, k := range keys {
-		if err := b.Insert([]byte(k), uint64(df[k])); err != nil {
-			return nil, err
-		}
+	v.fst = fst
+	return v
+}
+
+// known reports whether w is a word of the vocabulary.
+func (v *vocab) known(w string) bool {
+	_, ok := v.words.search(w)
+	return ok
+}
+
+// count is how many records use w.
+func (v *vocab) count(w string) int {
+	i, ok := v.words.search(w)
+	if !ok {
+		return 0
 	}
-	if err := b.Close(); err != nil {
-		return nil, err
-	}
-	fst, err := vellum.Load(buf.Bytes())
-	if err != nil {
-		return nil, err
-	}
-	return &vocab{df: df, fst: fst, n: records}, nil
+	return int(v.df[i])
 }
 
 // idf weighs a word by how rare it is among records; unknown words weigh
 // as much as the rarest.
-func (v *vocab) idf(w string) float64 {
-	return math.Log(1 + float64(v.n+1)/float64(v.df[w]+1))
+func (v *vocab) idf(w string) float64 { return idf(v.n, v.count(w)) }
+
+func idf(records, df int) float64 {
+	return math.Log(1 + float64(records+1)/float64(df+1))
 }
 
 // levBuilders are the Levenshtein automaton builders for distances 1 and 2

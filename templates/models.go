@@ -46,8 +46,9 @@ type RecordItem struct {
 // HomeView is the front page.
 type HomeView struct {
 	Base
-	Projects []Link
-	Tags     []Link
+	Projects      []Link // the largest projects, largest first
+	ProjectsTotal int    // every project; more than len(Projects) when the list is cut
+	Tags          []Link
 }
 
 // SearchView is a page of search results.
@@ -113,13 +114,6 @@ type CallSite struct {
 	URL      string
 }
 
-// Attribution says where a project's extracted records came from.
-type Attribution struct {
-	Summary    string // "Extracted by errkb extract from MODULE VERSION at commit SHA."
-	License    string // SPDX identifier
-	LicenseURL string
-}
-
 // Section is one prose section with its anchor.
 type Section struct {
 	ID    string
@@ -164,16 +158,9 @@ type SourceLine struct {
 // ListView is a page listing records: one project or one tag.
 type ListView struct {
 	Base
-	Heading     string
-	Intro       string
-	Records     []RecordItem
-	Attribution *Attribution // on a project page whose records were extracted
-}
-
-// ProjectsView lists every project.
-type ProjectsView struct {
-	Base
-	Projects []Link
+	Heading string
+	Intro   string
+	Records []RecordItem
 }
 
 // ProblemView is an error page (404, 400, 500): what went wrong and a way on.

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
@@ -57,6 +58,32 @@ func artifactsDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// newAllocator starts headless Chromium for one test, stopped when the
+// test ends or after timeout.
+func newAllocator(t *testing.T, exe string, timeout time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("force-color-profile", "srgb"),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	t.Cleanup(cancelAlloc)
+	return alloc
 }
 
 // bt is one browser test run: the server, the browser, and what the pages
@@ -238,4 +265,50 @@ func waitFor(sel string) chromedp.Action[chromedp.Void] {
 			}
 		}
 	})
+}
+
+// viewport is a screen to try pages on: its size, whether it is a phone
+// (touch, device scale 2) and whether it prefers dark colours.
+type viewport struct {
+	name          string
+	width, height int64
+	mobile, dark  bool
+}
+
+// emulate sets the tab's screen and colour scheme.
+func (tb *tab) emulate(t *testing.T, v viewport) {
+	t.Helper()
+	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
+	if v.mobile {
+		opts = []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}
+	}
+	tb.do(t, chromedp.EmulateViewport(v.width, v.height, opts...))
+	scheme := "light"
+	if v.dark {
+		scheme = "dark"
+	}
+	if _, err := chromedp.Call(tb.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkLayout fails on what a reader of the loaded page would trip on: a
+// white page in dark mode, sideways scrolling, text below WCAG AA
+// contrast.
+func (tb *tab) checkLayout(t *testing.T, page string, v viewport) {
+	t.Helper()
+	if v.dark && eval[string](t, tb, `getComputedStyle(document.body).backgroundColor`) == "rgb(255, 255, 255)" {
+		t.Errorf("%s: white background in dark mode", page)
+	}
+	if over := eval[int](t, tb, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); over > 0 {
+		wide := eval[[]string](t, tb, `Array.from(document.querySelectorAll("body *")).filter(function (e) {
+			var r = e.getBoundingClientRect(); return r.right > document.documentElement.clientWidth + 1 && !e.closest("pre");
+		}).slice(0, 5).map(function (e) { return e.tagName + "." + e.className })`)
+		t.Errorf("%s: scrolls sideways by %d px at %d px wide; widest: %v", page, over, v.width, wide)
+	}
+	if low := eval[[]string](t, tb, contrastJS); len(low) > 0 {
+		t.Errorf("%s: text below WCAG AA contrast: %v", page, low)
+	}
 }

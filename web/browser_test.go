@@ -7,7 +7,6 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -29,26 +28,7 @@ func TestBrowser(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(exe),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("force-color-profile", "srgb"),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	defer cancelAlloc()
+	alloc := newAllocator(t, exe, 3*time.Minute)
 
 	ds := loadPages(t)
 	seed, _ := ds.ByPath("nats-io/nats-server", "js-consumer-offline")
@@ -308,11 +288,7 @@ func (b *bt) allPages(t *testing.T) {
 		{"hostile", hostilePath},
 		{"not-found", "/errors/fictional-org/quuxdb/no-such-error"},
 	}
-	for _, v := range []struct {
-		name          string
-		width, height int64
-		mobile, dark  bool
-	}{
+	for _, v := range []viewport{
 		{"desktop", 1280, 900, false, false},
 		{"mobile", 390, 844, true, false},
 		{"dark", 1280, 900, false, true},
@@ -321,35 +297,11 @@ func (b *bt) allPages(t *testing.T) {
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			tb := b.newTab(t)
-			opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
-			if v.mobile {
-				opts = []chromedp.EmulateViewportOption{chromedp.EmulateScale(2), chromedp.EmulateMobile}
-			}
-			tb.do(t, chromedp.EmulateViewport(v.width, v.height, opts...))
-			scheme := "light"
-			if v.dark {
-				scheme = "dark"
-			}
-			if _, err := chromedp.Call(tb.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-			}); err != nil {
-				t.Fatal(err)
-			}
+			tb.emulate(t, v)
 			for _, p := range pages {
 				t.Logf("%s %s", v.name, p.path)
 				tb.do(t, chromedp.Navigate(b.srv.URL+p.path), waitFor("main"))
-				if v.dark && eval[string](t, tb, `getComputedStyle(document.body).backgroundColor`) == "rgb(255, 255, 255)" {
-					t.Errorf("%s: white background in dark mode", p.name)
-				}
-				if over := eval[int](t, tb, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); over > 0 {
-					wide := eval[[]string](t, tb, `Array.from(document.querySelectorAll("body *")).filter(function (e) {
-						var r = e.getBoundingClientRect(); return r.right > document.documentElement.clientWidth + 1 && !e.closest("pre");
-					}).slice(0, 5).map(function (e) { return e.tagName + "." + e.className })`)
-					t.Errorf("%s: scrolls sideways by %d px at %d px wide; widest: %v", p.name, over, v.width, wide)
-				}
-				if low := eval[[]string](t, tb, contrastJS); len(low) > 0 {
-					t.Errorf("%s: text below WCAG AA contrast: %v", p.name, low)
-				}
+				tb.checkLayout(t, p.name, v)
 				b.screenshot(t, tb, p.name+"-"+v.name, true)
 				allow := []string{}
 				if p.name == "not-found" {

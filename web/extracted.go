@@ -36,32 +36,3 @@ func (s *Server) recordLinks(ids []string) []templates.Link {
 	}
 	return links
 }
-
-// attribution is the provenance of a project's extracted records, for its
-// page; nil when its records were not extracted.
-func (s *Server) attribution(repo string) *templates.Attribution {
-	p, ok := s.ds.Provenance[repo]
-	if !ok {
-		return nil
-	}
-	tool := p.Tool
-	if tool == "" {
-		tool = "a tool"
-	}
-	summary := "Extracted by " + tool + " from " + p.Module
-	if p.Version != "" {
-		summary += " " + p.Version
-	}
-	if c := p.Commit; c != "" {
-		summary += " at commit " + c[:min(len(c), 12)]
-	}
-	a := &templates.Attribution{Summary: summary + ".", License: p.License}
-	ref := p.Commit
-	if ref == "" {
-		ref = p.Version
-	}
-	if p.LicenseFile != "" && ref != "" {
-		a.LicenseURL = "https://github.com/" + p.Repo + "/blob/" + ref + "/" + p.LicenseFile
-	}
-	return a
-}

@@ -202,8 +202,10 @@ func TestRequestLimits(t *testing.T) {
 		if res.StatusCode != tt.want {
 			t.Errorf("GET %s: status %d, want %d", shorten(tt.target), res.StatusCode, tt.want)
 		}
-		if tt.want >= 400 && took > 100*time.Millisecond {
-			t.Errorf("GET %s: refusing took %v", shorten(tt.target), took)
+		if tt.want >= 400 {
+			// Logged, not asserted: tests never fail on wall-clock time;
+			// scripts/hostile-load.sh measures refusals under load.
+			t.Logf("GET %s: refused in %v", shorten(tt.target), took)
 		}
 	}
 }

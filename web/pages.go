@@ -14,9 +14,10 @@ import (
 func (s *Server) home(c echo.Context) error {
 	v := templates.HomeView{Base: s.base("Search software errors", "")}
 	v.Description = "Explanations, causes and fixes for errors of open-source projects, with the source that raises them."
-	for _, p := range s.ds.Projects() {
+	for _, p := range largestProjects(s.ds.Projects(), homeProjects) {
 		v.Projects = append(v.Projects, templates.Link{Label: p.Repo, URL: repoPath(p.Repo), Count: p.Count})
 	}
+	v.ProjectsTotal = len(s.ds.Projects())
 	for i, t := range s.ds.Tags() {
 		if i == 30 {
 			break
@@ -134,11 +135,11 @@ func (s *Server) lookupRedirect(c echo.Context) error {
 }
 
 func (s *Server) projects(c echo.Context) error {
-	v := templates.ProjectsView{Base: s.base("Projects", "")}
-	for _, p := range s.ds.Projects() {
-		v.Projects = append(v.Projects, templates.Link{Label: p.Repo, URL: repoPath(p.Repo), Count: p.Count})
+	q := c.QueryParam("q")
+	if len(q) > index.MaxTextBytes {
+		return badRequest("the filter is longer than " + strconv.Itoa(index.MaxTextBytes) + " bytes")
 	}
-	return s.render(c, http.StatusOK, templates.Projects(v))
+	return s.render(c, http.StatusOK, templates.Projects(s.projectsView(q)))
 }
 
 func (s *Server) project(c echo.Context) error {
@@ -147,15 +148,21 @@ func (s *Server) project(c echo.Context) error {
 	if len(recs) == 0 {
 		return notFound("errkb has no errors of the project " + repo + ".")
 	}
+	pq := projectQuery{filter: c.QueryParam("q"), sort: c.QueryParam("sort")}
 	if canonical := recs[0].Repo; canonical != repo {
-		return c.Redirect(http.StatusMovedPermanently, repoPath(canonical))
+		return c.Redirect(http.StatusMovedPermanently, repoPath(canonical)+projectQueryString(pq))
 	}
-	v := templates.ListView{Base: s.base(repo, ""), Heading: repo, Records: recordItems(recs),
-		Intro: strconv.Itoa(len(recs)) + " documented errors."}
-	v.Crumbs = []templates.Link{{Label: "Projects", URL: "/errors"}, {Label: repo}}
-	v.Attribution = s.attribution(recs[0].Repo)
-	v.Canonical = s.url(repoPath(repo))
-	return s.render(c, http.StatusOK, templates.List(v))
+	if len(pq.filter) > index.MaxTextBytes {
+		return badRequest("the filter is longer than " + strconv.Itoa(index.MaxTextBytes) + " bytes")
+	}
+	switch pq.sort {
+	case "":
+		pq.sort = sortCode
+	case sortCode, sortNumeric:
+	default:
+		return badRequest("sort must be " + sortCode + " or " + sortNumeric)
+	}
+	return s.render(c, http.StatusOK, templates.Project(s.projectView(repo, recs, pq)))
 }
 
 func (s *Server) tagPage(c echo.Context) error {
@@ -165,7 +172,7 @@ func (s *Server) tagPage(c echo.Context) error {
 		return notFound("No error carries the tag " + strconv.Quote(tag) + ".")
 	}
 	v := templates.ListView{Base: s.base("Tag "+tag, ""), Heading: "Errors tagged " + tag, Records: recordItems(recs),
-		Intro: strconv.Itoa(len(recs)) + " errors."}
+		Intro: templates.Count(len(recs), "error", "errors") + "."}
 	v.Crumbs = []templates.Link{{Label: "Home", URL: "/"}, {Label: "Tag " + tag}}
 	v.Canonical = s.url(tagPath(tag))
 	return s.render(c, http.StatusOK, templates.List(v))

@@ -299,9 +299,10 @@ func TestListPages(t *testing.T) {
 		path, sel string
 		want      []string
 	}{
-		{"/", "ul.links a", []string{"acme-labs/widgetd", "nats-io/nats-server", "timeout"}},
-		{"/errors", "ul.links a", []string{"acme-labs/widgetd", "nats-io/nats-server"}},
-		{"/errors/acme-labs/widgetd", "ol.records a.code", []string{"WD_TIMEOUT", "WD_QUEUE_FULL", "WD_HOSTILE"}},
+		{"/", "ul.project-list a", []string{"acme-labs/widgetd", "nats-io/nats-server"}},
+		{"/", "ul.links a", []string{"timeout"}},
+		{"/errors", "ul.project-list a", []string{"acme-labs/widgetd", "nats-io/nats-server"}},
+		{"/errors/acme-labs/widgetd", "table.errors td.col-code a", []string{"WD_TIMEOUT", "WD_QUEUE_FULL", "WD_HOSTILE"}},
 		{"/tags/timeout", "ol.records .message", []string{"timed out dialing", "timed out flushing"}},
 		{"/search?q=consumer+offline", "ol.records a.code", []string{"JS_CONSUMER_OFFLINE"}},
 		{"/search?q=timed+out&tag=disk", "ol.records .message", []string{"timed out flushing"}},

@@ -44,15 +44,16 @@ func recordItem(r *errkb.Record, highlights map[string][]string) templates.Recor
 		Repo:     r.Repo,
 		Severity: r.Severity,
 	}
-	// Highlights are bleve's HTML fragments: the record text escaped, with
-	// <mark> added around matched terms. A message fragment replaces the
-	// plain message when it marks something; it is the whole message, as
-	// messages are short.
+	// Highlights are HTML fragments: the record text escaped, with <mark>
+	// added around matched terms. A message fragment replaces the plain
+	// message when it marks something; it is the whole message, as
+	// messages are short. The documentation fragment is Markdown, rendered
+	// inline (snippetHTML).
 	if m := highlights["message"]; len(m) > 0 && strings.Contains(m[0], "<mark>") {
 		it.MessageHTML = templates.HTML(m[0])
 	}
 	if d := highlights["documentation"]; len(d) > 0 {
-		it.Highlights = append(it.Highlights, templates.HTML(d[0]))
+		it.Highlights = append(it.Highlights, snippetHTML(d[0]))
 	}
 	return it
 }

@@ -131,6 +131,16 @@ func (g *Generator) code(p, k int) string {
 	return code
 }
 
+// numericSuffix is the number a code ends with ("SIN-2899" -> 2899).
+func numericSuffix(code string) int {
+	i := len(code)
+	for i > 0 && code[i-1] >= '0' && code[i-1] <= '9' {
+		i--
+	}
+	n, _ := strconv.Atoi(code[i:])
+	return n
+}
+
 // ID returns the 16-hex id of record i. mix64 is a bijection, so ids are
 // unique for all indexes of one seed.
 func (g *Generator) ID(i int) string {
@@ -165,6 +175,12 @@ func (g *Generator) Record(i int) errkb.Record {
 	if r.IntN(100) < 55 {
 		status := cond.http
 		rec.HTTPStatus = &status
+	}
+	if pr.codeStyle == codeNumeric {
+		// The number of a numeric code ("SIN-2899"), as JetStream's
+		// err_code sits beside its JS_* code.
+		n := numericSuffix(rec.ErrorCode)
+		rec.NumericCode = &n
 	}
 	parts := parsedMsgs[ci][r.IntN(len(parsedMsgs[ci]))]
 	plural := pluralize(subj)

@@ -131,14 +131,32 @@ func loadSnapshot(dir, key string) (*errkb.Dataset, error) {
 		return nil, err
 	}
 	defer bin.Close()
-	if sum, n, err := safefile.CRC(bin); err != nil || n != hdr.BinSize || sum != hdr.BinCRC {
-		return nil, fmt.Errorf("snapshot data damaged (size %d, want %d; %v)", n, hdr.BinSize, err)
+	if info, err := bin.Stat(); err != nil || info.Size() != hdr.BinSize {
+		return nil, fmt.Errorf("snapshot data damaged (size, want %d; %v)", hdr.BinSize, err)
 	}
+	// The checksum reads the whole file; it runs on another core while
+	// the record table decodes, and nothing reads the mapping before both
+	// are done.
+	crcDone := make(chan error, 1)
+	go func() {
+		sum, n, err := safefile.CRC(bin)
+		if err == nil && (n != hdr.BinSize || sum != hdr.BinCRC) {
+			err = errors.New("checksum mismatch")
+		}
+		crcDone <- err
+	}()
+	checked := false
+	defer func() {
+		if !checked {
+			<-crcDone // bin is closed on return
+		}
+	}()
 	var mem []byte
 	if hdr.BinSize > 0 {
 		if mem, err = syscall.Mmap(int(bin.Fd()), 0, int(hdr.BinSize), syscall.PROT_READ, syscall.MAP_SHARED); err != nil {
 			return nil, fmt.Errorf("snapshot: map: %w", err)
 		}
+		smallPages(mem)
 	}
 	records := make([]*errkb.Record, 0, hdr.Count)
 	digests := make(map[*errkb.Record][32]byte, hdr.Count)
@@ -162,6 +180,13 @@ func loadSnapshot(dir, key string) (*errkb.Dataset, error) {
 		}
 		records = append(records, r)
 		digests[r] = sr.Digest
+	}
+	checked = true
+	if err := <-crcDone; err != nil {
+		if mem != nil {
+			_ = syscall.Munmap(mem)
+		}
+		return nil, fmt.Errorf("snapshot data damaged: %w", err)
 	}
 	ds := errkb.NewDataset(records)
 	ds.SetStorage(errkb.Storage{Release: (&spillFile{maps: [][]byte{mem}}).release, FromSnapshot: true, Digests: digests})

@@ -5,6 +5,7 @@ package store
 import (
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -60,18 +61,37 @@ func (sf *spillFile) spill(recs []*errkb.Record) error {
 		field    int
 		off, len int
 	}
+	// Sized up front: grown by append, the buffer cost five times the
+	// bytes spilled in allocations.
+	size := 0
+	for _, r := range recs {
+		size += len(r.Raw)
+		for _, p := range errkb.SpillableStrings(r) {
+			if len(*p) >= spillMin {
+				size += len(*p)
+			}
+		}
+	}
 	var (
-		buf  []byte
+		buf  = make([]byte, 0, size)
 		refs []ref
 	)
 	for _, r := range recs {
-		refs = append(refs, ref{rec: r, off: len(buf), len: len(r.Raw)})
+		rawOff := len(buf)
+		refs = append(refs, ref{rec: r, off: rawOff, len: len(r.Raw)})
 		buf = append(buf, r.Raw...)
 		for k, p := range errkb.SpillableStrings(r) {
-			if len(*p) >= spillMin {
-				refs = append(refs, ref{rec: r, str: p, field: k + 1, off: len(buf), len: len(*p)})
+			if len(*p) < spillMin {
+				continue
+			}
+			// A field without JSON escapes (prose on one line, URLs) is
+			// spelled out in the raw JSON already: point there.
+			off := rawOff + indexIn(r.Raw, *p)
+			if off < rawOff {
+				off = len(buf)
 				buf = append(buf, *p...)
 			}
+			refs = append(refs, ref{rec: r, str: p, field: k + 1, off: off, len: len(*p)})
 		}
 	}
 	if len(buf) == 0 {
@@ -89,6 +109,7 @@ func (sf *spillFile) spill(recs []*errkb.Record) error {
 	if err != nil {
 		return fmt.Errorf("spill file: map: %w", err)
 	}
+	smallPages(mem)
 	sf.mu.Lock()
 	sf.maps = append(sf.maps, mem)
 	for _, rf := range refs {
@@ -106,6 +127,32 @@ func (sf *spillFile) spill(recs []*errkb.Record) error {
 		}
 	}
 	return nil
+}
+
+// indexIn returns where s occurs in raw, or -1. It looks for a short
+// prefix, which the runtime finds with vector instructions, and checks the
+// rest only there.
+func indexIn(raw []byte, s string) int {
+	prefix := s[:min(len(s), 32)]
+	for from := 0; ; {
+		i := strings.Index(unsafe.String(unsafe.SliceData(raw[from:]), len(raw)-from), prefix)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if len(raw)-i >= len(s) && string(raw[i:i+len(s)]) == s {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+// smallPages asks the kernel to map m's file pages one by one. The page
+// cache of a file read through (the snapshot's checksum) holds 2 MB
+// folios, which a fault would otherwise map whole: every record served
+// then cost 2 MB of resident memory instead of a few pages.
+func smallPages(m []byte) {
+	_ = syscall.Madvise(m, syscall.MADV_NOHUGEPAGE)
 }
 
 // release drops the mapped pages from the process's resident set. They

@@ -2,7 +2,8 @@
 // Content-Security-Policy holds. Every page works without it; it adds:
 // copy buttons on code and link boxes, "/" to focus the search box, and
 // centring the line named by a #L<n> fragment (or marking a #L<a>-L<b>
-// range).
+// range), and filter boxes on list pages that narrow the list as you type
+// (without the script the same boxes filter on the server, through ?q=).
 (function () {
   "use strict";
 
@@ -98,7 +99,81 @@
     if (first) { first.scrollIntoView({ block: "center" }); }
   }
 
+  // itemText is what a filter looks in: an item's cells (or children),
+  // counts left out, joined by spaces and lower-cased, as the server's
+  // filter reads them (web/browse.go, rowText).
+  function itemText(item) {
+    var parts = [];
+    Array.prototype.forEach.call(item.children, function (c) {
+      if (!c.classList.contains("count")) { parts.push(c.textContent); }
+    });
+    return parts.join(" ").toLowerCase();
+  }
+
+  function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+
+  // filterStatus is the sentence the server writes for a filter
+  // (templates/browse.go, filterStatus).
+  function filterStatus(shown, total, one, many, q) {
+    if (shown === 0) { return "No " + many + " match \u201c" + q + "\u201d."; }
+    var all = total === 1 ? "1 " + one : thousands(total) + " " + many;
+    return "Showing " + thousands(shown) + " of " + all + " matching \u201c" + q + "\u201d.";
+  }
+
+  // setupFilter makes a filter form narrow its list as the reader types:
+  // every item holding all the words stays, groups left empty hide, counts
+  // follow, and the address keeps ?q= so the view can be shared.
+  function setupFilter(form) {
+    var list = document.getElementById(form.getAttribute("data-filter"));
+    var input = form.querySelector("input[name=q]");
+    var status = form.querySelector(".filter-status");
+    if (!list || !input || !status) { return; }
+    var groups = Array.prototype.map.call(list.querySelectorAll("[data-group]"), function (g) {
+      return {
+        el: g,
+        count: g.querySelector("[data-group-count]"),
+        link: g.id ? list.querySelector("[data-group-link=\"" + g.id + "\"]") : null,
+        items: Array.prototype.map.call(g.querySelectorAll("[data-item]"), function (it) {
+          return { el: it, text: itemText(it) };
+        })
+      };
+    });
+    var noMatch = list.querySelector(".no-match");
+    var total = parseInt(status.getAttribute("data-total"), 10);
+    function apply() {
+      var q = input.value.trim();
+      var words = q.toLowerCase().split(/\s+/).filter(Boolean);
+      var shown = 0;
+      groups.forEach(function (g) {
+        var n = 0;
+        g.items.forEach(function (it) {
+          var ok = words.every(function (w) { return it.text.indexOf(w) >= 0; });
+          it.el.hidden = !ok;
+          if (ok) { n++; }
+        });
+        shown += n;
+        g.el.hidden = n === 0;
+        if (g.link) { g.link.hidden = n === 0; }
+        if (g.count) { g.count.textContent = words.length ? thousands(n) + " of " + thousands(g.items.length) : thousands(g.items.length); }
+      });
+      if (noMatch) { noMatch.hidden = shown > 0; }
+      status.textContent = words.length ? filterStatus(shown, total, status.getAttribute("data-noun"), status.getAttribute("data-nouns"), q) : "";
+      var url = new URL(location.href);
+      if (q) { url.searchParams.set("q", q); } else { url.searchParams.delete("q"); }
+      history.replaceState(null, "", url.pathname + url.search + url.hash);
+      // The sort links keep the filter, as the server writes them.
+      Array.prototype.forEach.call(document.querySelectorAll("p.sort a"), function (a) {
+        var u = new URL(a.href);
+        if (q) { u.searchParams.set("q", q); } else { u.searchParams.delete("q"); }
+        a.href = u.pathname + u.search;
+      });
+    }
+    input.addEventListener("input", apply);
+    form.addEventListener("submit", function (ev) { ev.preventDefault(); apply(); });
+  }
+
   function init() {
+    Array.prototype.forEach.call(document.querySelectorAll("form[data-filter]"), setupFilter);
     Array.prototype.forEach.call(document.querySelectorAll("[data-copy]"), addCopyButton);
     document.addEventListener("keydown", focusSearch);
     // The footer's "/" hint is only true with this script running.
