@@ -57,18 +57,18 @@ func TestBrowserExport(t *testing.T) {
 // and scripted from files under the prefix.
 func (b *bt) exportClickThrough(t *testing.T) {
 	tb := b.newTab(t)
-	tb.do(t, chromedp.Navigate(b.srv.URL+"/kb/"), waitFor(`#projects ~ ul a`))
+	tb.do(t, chromedp.Navigate(b.srv.URL+"/kb/"), waitFor(`main a[href="errors/nats-io/nats-server/"]`))
 	b.checkStyled(t, tb, "home")
 	tb.check(t, "home")
 
-	tb.do(t, chromedp.Click(`ul.links a[href*="errors/nats-io/nats-server/"]`), waitFor("ol.records a.code"))
+	tb.do(t, chromedp.Click(`main a[href="errors/nats-io/nats-server/"]`), waitFor(`main a[href$="js-consumer-offline/"]`))
 	if p := eval[string](t, tb, `location.pathname`); p != "/kb/errors/nats-io/nats-server/" {
 		t.Errorf("project link opened %s", p)
 	}
 	b.checkStyled(t, tb, "project")
 	tb.check(t, "project")
 
-	tb.do(t, chromedp.Click(`ol.records a.code`), waitFor("#source"))
+	tb.do(t, chromedp.Click(`main a[href$="js-consumer-offline/"]`), waitFor("#source"))
 	if p := eval[string](t, tb, `location.pathname`); p != "/kb"+seedPath+"/" {
 		t.Errorf("record link opened %s", p)
 	}
