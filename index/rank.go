@@ -53,10 +53,17 @@ func (a *analysis) get(rec int32) *evidence {
 
 // analyze gathers all evidence that does not need bleve: ids, codes,
 // classes, identifiers, near codes and patterns, and corrects typos.
-func (ix *Index) analyze(u *understood) *analysis {
+func (ix *Index) analyze(u *understood) *analysis { return ix.analyzeUpTo(u, maxCorrections) }
+
+// maxCorrections bounds the typos one query has corrected.
+const maxCorrections = 12
+
+// analyzeUpTo is analyze correcting at most n words; with 0 the query's
+// words are taken as written (see Identify).
+func (ix *Index) analyzeUpTo(u *understood, n int) *analysis {
 	a := &analysis{u: u, corrections: map[string]string{}, ev: map[int32]*evidence{}}
 	ix.identify(a)
-	ix.correct(a)
+	ix.correct(a, n)
 	for tok := range u.tokens {
 		for _, repo := range ix.t.projectRepos(tok) {
 			if a.projects == nil {
@@ -86,16 +93,15 @@ func (ix *Index) analyze(u *understood) *analysis {
 }
 
 // correct replaces each query word the vocabulary does not know by its
-// nearest known word, and sets a.words.
-func (ix *Index) correct(a *analysis) {
+// nearest known word, up to limit words, and sets a.words.
+func (ix *Index) correct(a *analysis, limit int) {
 	seen := map[string]bool{}
-	const maxCorrections = 12
 	for _, w := range a.u.words {
 		if seen[w] {
 			continue
 		}
 		seen[w] = true
-		if !ix.t.words.known(w) && len(a.corrections) < maxCorrections {
+		if !ix.t.words.known(w) && len(a.corrections) < limit {
 			if c, _, ok := ix.t.words.nearest(w); ok {
 				a.corrections[w] = c
 				w = c
