@@ -27,7 +27,7 @@ test-browser:
 # package's testdata/fuzz and also run in plain `go test`). The fuzzer
 # prints its executions; grep "execs:" in the output for the figures.
 FUZZTIME ?= 15s
-FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./web:FuzzSnippetHTML ./extract:FuzzVerbs ./extract:FuzzExtract ./index:FuzzReadTables ./web:FuzzRequestChosenValues
+FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./web:FuzzSnippetHTML ./extract:FuzzVerbs ./extract:FuzzExtract ./index:FuzzReadTables ./web:FuzzRequestChosenValues ./annotate:FuzzStream
 test-fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \
@@ -60,6 +60,7 @@ bench:
 	go test -run XXX -bench 'Load|Hash|Build|Reopen' -benchtime 1x -timeout 60m $(BENCHFLAGS) . ./index
 	go test -run XXX -bench Search -benchtime 2000x -timeout 60m $(BENCHFLAGS) ./index
 	go test -run XXX -bench Render -timeout 60m $(BENCHFLAGS) ./web
+	go test -run XXX -bench Annotate -benchtime 3x -timeout 60m ./annotate
 
 # errkb against nginx on 127.0.0.1 with wrk; see scripts/load.sh and
 # BENCHMARKS.md. Not part of test.

@@ -119,6 +119,9 @@ func (s *Server) cache() echo.MiddlewareFunc {
 				return next(c)
 			}
 			key := s.cacheKey(c.Request(), routePath(c.Path(), c.ParamNames(), c.ParamValues()))
+			if f := pageFormat(c); f != "" && f != formatHTML {
+				key = f + " " + key // text and Markdown beside the HTML page
+			}
 			if r := s.responses.get(key); r != nil {
 				r.pick(c.Request()).write(c.Response(), c.Request())
 				return nil
@@ -229,8 +232,12 @@ func newResponse(route, contentType string, body []byte) *response {
 // tag, quoted, with "-gz" added for the gzip form so that no cache mixes
 // the two up.
 func prepare(route, contentType string, body []byte, tag, cache string, minGzip int) *response {
+	vary := echo.HeaderAcceptEncoding
+	if formatRoutes[route] {
+		vary = echo.HeaderAccept + ", " + vary // error pages also answer text and Markdown
+	}
 	r := &response{route: route, plain: newAnswer(contentType, body, `"`+tag+`"`,
-		"Vary", echo.HeaderAcceptEncoding, "Cache-Control", cache)}
+		"Vary", vary, "Cache-Control", cache)}
 	if len(body) < minGzip {
 		return r
 	}
@@ -242,7 +249,7 @@ func prepare(route, contentType string, body []byte, tag, cache string, minGzip 
 	_ = w.Close()
 	if gz.Len() < len(body) {
 		r.gz = newAnswer(contentType, gz.Bytes(), `"`+tag+`-gz"`,
-			"Vary", echo.HeaderAcceptEncoding, "Cache-Control", cache, "Content-Encoding", "gzip")
+			"Vary", vary, "Cache-Control", cache, "Content-Encoding", "gzip")
 	}
 	return r
 }

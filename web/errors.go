@@ -62,6 +62,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 		_ = c.HTMLBlob(e.Status, s.busyPage(req.Context()))
 		return
 	}
+	if f := pageFormat(c); f == formatText || f == formatMarkdown {
+		// A terminal asked: one line it can read, not an HTML page.
+		c.Response().Header().Add(echo.HeaderVary, echo.HeaderAccept)
+		_ = c.Blob(e.Status, echo.MIMETextPlainCharsetUTF8, []byte(e.Message+"\n"))
+		return
+	}
 	_ = s.render(c, e.Status, templates.Problem(s.problemView(uncounted(req.Context()), e, req.URL.Path)))
 }
 

@@ -47,8 +47,8 @@ func (s *Server) serveFast(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	default:
 		resp := s.responses.get(s.cacheKey(r, r.URL.EscapedPath()))
-		if resp == nil {
-			return false
+		if resp == nil || formatRoutes[resp.route] && negotiate(r.Header.Get(echo.HeaderAccept)) != formatHTML {
+			return false // a terminal asking for text goes through the router
 		}
 		a, route = resp.pick(r), resp.route
 	}

@@ -118,6 +118,16 @@ func (s *Server) lookupRedirect(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// A terminal (Accept: text/plain) or ?format=markdown gets the answer
+	// itself rather than a redirect to a page it would then have to ask for.
+	if f := pageFormat(c); f != formatHTML {
+		if res.Match == nil {
+			return s.writeNoMatch(c, q, res)
+		}
+		_, err := s.writeRecordAs(c, f, res.Match)
+		return err
+	}
+	c.Response().Header().Add(echo.HeaderVary, echo.HeaderAccept)
 	if res.Match != nil {
 		return c.Redirect(http.StatusSeeOther, recordPath(res.Match))
 	}
@@ -176,6 +186,9 @@ func (s *Server) recordPage(c echo.Context) error {
 	}
 	if r.Repo != owner+"/"+repo {
 		return c.Redirect(http.StatusMovedPermanently, recordPath(r))
+	}
+	if done, err := s.writeRecordAs(c, pageFormat(c), r); done {
+		return err
 	}
 	// No per-record view cache: the response cache (cache.go) keeps the
 	// rendered bytes of the pages people open, within a byte budget.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/internal/store"
 )
 
@@ -80,6 +82,22 @@ func loadDataset(paths []string, skipInvalid bool, spillDir string, log *slog.Lo
 	}
 	log.Warn("serving without the records left out", "problems", len(probs), "records", ds.Len())
 	return ds, nil
+}
+
+// loadIndexed loads the datasets and builds their index in memory, for the
+// commands that answer once and exit (lookup, annotate, export). Bad
+// records are an error; nothing is logged.
+func loadIndexed(ctx context.Context, paths []string) (*errkb.Dataset, *index.Index, error) {
+	quiet := slog.New(slog.DiscardHandler)
+	ds, err := loadDataset(paths, false, "", quiet)
+	if err != nil {
+		return nil, nil, err
+	}
+	ix, err := index.Build(ctx, ds, quiet)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ds, ix, nil
 }
 
 // load loads srcs, spilling their text into spillDir when one is given

@@ -6,10 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 
-	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/explain"
 	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/web"
 )
@@ -33,13 +32,7 @@ func lookup(ctx context.Context, args []string, stdout, stderr io.Writer, getenv
 		fmt.Fprintf(stderr, "errkb lookup: the query is longer than %d bytes\n", index.MaxTextBytes)
 		return 2
 	}
-	quiet := slog.New(slog.DiscardHandler)
-	ds, err := loadDataset(datasetPaths(datasets, getenv), false, "", quiet)
-	if err != nil {
-		fmt.Fprintf(stderr, "errkb lookup: %v\n", err)
-		return 2
-	}
-	ix, err := index.Build(ctx, ds, quiet)
+	_, ix, err := loadIndexed(ctx, datasetPaths(datasets, getenv))
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb lookup: %v\n", err)
 		return 2
@@ -56,7 +49,7 @@ func lookup(ctx context.Context, args []string, stdout, stderr io.Writer, getenv
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(web.NewLookupResponse(q, res, *baseURL))
 	} else if res.Match != nil {
-		printRecord(stdout, res.Match, *baseURL)
+		_ = explain.Text(stdout, res.Match, *baseURL)
 	}
 	if res.Match == nil {
 		fmt.Fprintf(stderr, "no single error matches %q\n", q)
@@ -69,32 +62,4 @@ func lookup(ctx context.Context, args []string, stdout, stderr io.Writer, getenv
 		return 1
 	}
 	return 0
-}
-
-// printRecord shows a record in the terminal, like rustc --explain.
-func printRecord(w io.Writer, r *errkb.Record, baseURL string) {
-	fmt.Fprintf(w, "%s (%s, %s)\n", r.ErrorCode, r.Repo, r.Severity)
-	fmt.Fprintf(w, "  %s\n\n", r.ErrorMessage)
-	section := func(title, body string) {
-		if strings.TrimSpace(body) != "" {
-			fmt.Fprintf(w, "%s\n%s\n\n", title, indent(body))
-		}
-	}
-	section("What it means", r.Documentation)
-	section("When it happens", r.TriggerScenarios)
-	if len(r.Solutions) > 0 {
-		fmt.Fprintln(w, "Solutions")
-		for i, s := range r.Solutions {
-			fmt.Fprintf(w, "  %d. %s\n", i+1, s)
-		}
-		fmt.Fprintln(w)
-	}
-	if r.FilePath != "" {
-		fmt.Fprintf(w, "Source: %s:%d\n  %s\n", r.FilePath, r.LineNumber, r.SourceLineURL(r.LineNumber))
-	}
-	fmt.Fprintf(w, "More: %s/errors/%s\n", baseURL, r.Path())
-}
-
-func indent(s string) string {
-	return "  " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n  ")
 }

@@ -25,6 +25,8 @@ const usage = `errkb: a searchable knowledge base of software errors
 Usage:
   errkb [serve] [--addr ADDR] [--dataset DIR]... [--base-url URL] [--skip-invalid] [--index-dir DIR]
   errkb lookup [--json] [--dataset DIR]... QUERY...
+  errkb annotate [--dataset DIR]... [--url BASE] [--base-url URL] [--json] [FILE...]
+  errkb export --out DIR [--base-url URL] [--force] [--dataset DIR]...
   errkb validate [PATH...]
   errkb extract [--out DIR] [--repo OWNER/NAME] [--ref REF] SOURCE...
   errkb version
@@ -43,6 +45,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return serve(ctx, args, stderr, getenv)
 	case "lookup":
 		return lookup(ctx, args, stdout, stderr, getenv)
+	case "annotate":
+		return annotateCmd(ctx, args, os.Stdin, stdout, stderr, getenv)
+	case "export":
+		return exportCmd(ctx, args, stdout, stderr, getenv)
 	case "validate":
 		return validate(args, stdout, stderr)
 	case "extract":

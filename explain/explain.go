@@ -1,0 +1,171 @@
+// Package explain writes one error record as plain text for a terminal
+// (what `errkb lookup` prints and what an error page answers to
+// Accept: text/plain) and as Markdown with links to the source on GitHub.
+// Both the command line and the web server use it, so the two never drift.
+package explain
+
+import (
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+
+	"github.com/errkb/errkb"
+)
+
+// PagePath is the site path of a record's page.
+func PagePath(r *errkb.Record) string { return "/errors/" + r.Path() }
+
+// LookupPath is the site path that looks q up.
+func LookupPath(q string) string { return "/lookup?q=" + url.QueryEscape(q) }
+
+// Text writes r like `rustc --explain`: code, project and severity, the
+// message, what it means, when it happens, the solutions, the source line
+// with its GitHub link and the page URL. baseURL ("" for a site path)
+// prefixes the page URL.
+func Text(w io.Writer, r *errkb.Record, baseURL string) error {
+	ew := &errWriter{w: w}
+	ew.printf("%s (%s, %s)\n", r.ErrorCode, r.Repo, r.Severity)
+	ew.printf("  %s\n\n", r.ErrorMessage)
+	section := func(title, body string) {
+		if strings.TrimSpace(body) != "" {
+			ew.printf("%s\n%s\n\n", title, indent(body))
+		}
+	}
+	section("What it means", r.Documentation)
+	section("When it happens", r.TriggerScenarios)
+	if len(r.Solutions) > 0 {
+		ew.printf("Solutions\n")
+		for i, s := range r.Solutions {
+			ew.printf("  %d. %s\n", i+1, s)
+		}
+		ew.printf("\n")
+	}
+	if r.FilePath != "" {
+		ew.printf("Source: %s:%d\n  %s\n", r.FilePath, r.LineNumber, r.SourceLineURL(r.LineNumber))
+	}
+	ew.printf("More: %s%s\n", baseURL, PagePath(r))
+	return ew.err
+}
+
+// Markdown writes r as a Markdown document: the same sections as Text,
+// with the source snippet in a fenced block and every line of it linked
+// to GitHub at the analysed commit.
+func Markdown(w io.Writer, r *errkb.Record, baseURL string) error {
+	ew := &errWriter{w: w}
+	ew.printf("# %s\n\n", mdInline(title(r)))
+	ew.printf("**%s** · %s · %s\n\n", mdInline(r.Repo), mdInline(r.Severity), codeSpan(r.ErrorMessage))
+	section := func(title, body string) {
+		if strings.TrimSpace(body) != "" {
+			ew.printf("## %s\n\n%s\n\n", title, strings.TrimSpace(body))
+		}
+	}
+	// The record's prose fields are Markdown already.
+	section("What it means", r.Documentation)
+	section("When it happens", r.TriggerScenarios)
+	section("Common situations", r.CommonSituations)
+	if len(r.Solutions) > 0 {
+		ew.printf("## Solutions\n\n")
+		for i, s := range r.Solutions {
+			ew.printf("%d. %s\n", i+1, strings.TrimSpace(s))
+		}
+		ew.printf("\n")
+	}
+	if r.FilePath != "" {
+		ew.printf("## Source\n\n")
+		if u := r.SourceLineURL(r.LineNumber); u != "" {
+			ew.printf("[%s:%d](%s)", mdInline(r.FilePath), r.LineNumber, u)
+		} else {
+			ew.printf("%s:%d", mdInline(r.FilePath), r.LineNumber)
+		}
+		if sha := r.ShortSHA(); sha != "" {
+			ew.printf(" at commit `%s`", sha)
+		}
+		ew.printf("\n\n")
+		if lines := r.SnippetLines(); len(lines) > 0 {
+			fence := fenceFor(r.SourceCode)
+			ew.printf("%s\n", fence)
+			for _, l := range lines {
+				mark := "  "
+				if l.IsError {
+					mark = "> "
+				}
+				ew.printf("%s%5d  %s\n", mark, l.Number, l.Text)
+			}
+			ew.printf("%s\n\n", fence)
+			ew.printf("Lines on GitHub:")
+			for _, l := range lines {
+				if u := r.SourceLineURL(l.Number); u != "" {
+					ew.printf(" [%d](%s)", l.Number, u)
+				}
+			}
+			ew.printf("\n\n")
+		}
+	}
+	section("How to handle it", r.HandlingStrategy)
+	if strings.TrimSpace(r.ExampleFix) != "" {
+		fence := fenceFor(r.ExampleFix)
+		ew.printf("## Example fix\n\n%s\n%s\n%s\n\n", fence, strings.TrimRight(r.ExampleFix, "\n"), fence)
+	}
+	ew.printf("More: <%s%s>\n", baseURL, PagePath(r))
+	return ew.err
+}
+
+func title(r *errkb.Record) string {
+	if r.ErrorCode != "" {
+		return r.ErrorCode
+	}
+	return r.ErrorMessage
+}
+
+// mdInline escapes the characters that would start Markdown syntax in a
+// short piece of plain text.
+func mdInline(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune("\\`*_{}[]<>()#+-.!|", c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// codeSpan is s as an inline code span, its delimiter longer than any run
+// of backticks inside.
+func codeSpan(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	ticks := "`"
+	for strings.Contains(s, ticks) {
+		ticks += "`"
+	}
+	if len(ticks) > 1 || strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return ticks + " " + s + " " + ticks
+	}
+	return ticks + s + ticks
+}
+
+// fenceFor is a code fence longer than any run of backticks in s.
+func fenceFor(s string) string {
+	fence := "```"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	return fence
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n  ")
+}
+
+// errWriter keeps the first write error so the formatters read straight.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (ew *errWriter) printf(format string, args ...any) {
+	if ew.err == nil {
+		_, ew.err = fmt.Fprintf(ew.w, format, args...)
+	}
+}

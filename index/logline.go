@@ -1,0 +1,83 @@
+package index
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/errkb/errkb"
+)
+
+// This file answers Lookup's question for text a program wrote, such as a
+// log line, at the rate logs arrive. A log line's message is printed by
+// the program, so it is never misspelt: the typo correction Lookup does for
+// what people type is skipped, and with it most of the cost. The text
+// search is skipped as well whenever the tables' evidence alone decides.
+
+// textOnlyCeiling is the highest sortScore a record found by text search
+// alone can reach: 100 for word cover, 25 for a phrase, 10 for bleve's
+// score and 15 for naming the project (see computeScore), raised by
+// evenSharedCodes at most to the score of a record sharing its code with
+// the same core, which adds at most 50 for the message length it covers.
+// A record with evidence scoring above it stays first after the text
+// search, so the evidence decides alone.
+const textOnlyCeiling = 100 + 25 + 10 + 15 + 50
+
+// Identify returns the record that text, a line a program wrote, clearly
+// names, and the reason, as Lookup would: it never names a record Lookup
+// would not. It runs the pipeline's candidates stage on the lookup tables
+// only, correcting typos only when the text holds a word the vocabulary
+// does not know, then evidence, rank and decide as Lookup does; it runs
+// the text search (the full Lookup) only when the evidence alone does not
+// decide, and leaves out what Lookup finds only by correcting typos. It
+// returns nil when no record clearly matches.
+func (ix *Index) Identify(ctx context.Context, text string) (*errkb.Record, string, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, "", nil
+	}
+	u := understand(text)
+	// A word the vocabulary does not know is corrected by Lookup, and a
+	// corrected message may then come first or contest the match: with
+	// such a word the evidence is gathered with the same corrections, so
+	// it is Lookup's. Program output mostly holds known words, and then
+	// the corrections, the cost, are skipped.
+	corrections := 0
+	if slices.ContainsFunc(u.words, func(w string) bool { return !ix.t.words.known(w) }) {
+		corrections = maxCorrections
+	}
+	c := ix.tableCandidates(u, corrections)
+	evs := make([]*evidence, 0, len(c.found))
+	best := tierNone
+	for _, e := range c.found {
+		t, _ := e.tier()
+		best = max(best, t)
+		evs = append(evs, e)
+	}
+	if best < tierCorrected {
+		return nil, "", nil // Lookup's confidence needs at least this tier
+	}
+	for _, e := range evs {
+		// As weigh completes the evidence of a record the tables found:
+		// bleve's relevance counts only for records found by text alone.
+		ix.textCover(c, e)
+		if c.projects != nil {
+			e.project = c.projects[strings.ToLower(ix.ds.Records[e.rec].Repo)]
+		}
+		e.computeScore()
+	}
+	ranked := ix.rank(evs)
+	if len(ranked) > maxEvidenceDocs || ranked[0].sortScore <= textOnlyCeiling {
+		// A record found by its words alone might come first: only the
+		// full lookup can tell.
+		res, err := ix.Lookup(ctx, text)
+		if err != nil || res.Match == nil || res.Reason == "corrected message" {
+			return nil, "", err
+		}
+		return res.Match, res.Reason, nil
+	}
+	m, reason := decide(c, ranked)
+	if m == nil || reason == "corrected message" {
+		return nil, "", nil
+	}
+	return ix.ds.Records[m.rec], reason, nil
+}
