@@ -25,26 +25,46 @@ const textOnlyCeiling = 100 + 25 + 10 + 15 + 50
 
 // Identify returns the record that text, a line a program wrote, clearly
 // names, and the reason, as Lookup would: it never names a record Lookup
-// would not. It runs the pipeline's candidates stage on the lookup tables
-// only, correcting typos only when the text holds a word the vocabulary
-// does not know, then evidence, rank and decide as Lookup does; it runs
+// would not, and names the same one whenever Lookup's reason is not a
+// corrected typo. It runs the pipeline's candidates stage on the lookup
+// tables alone, then evidence, rank and decide as Lookup does, and runs
 // the text search (the full Lookup) only when the evidence alone does not
-// decide, and leaves out what Lookup finds only by correcting typos. It
-// returns nil when no record clearly matches.
+// decide. It returns nil when no record clearly matches.
+//
+// Typos are corrected only for a line that names a record as written and
+// holds a word the vocabulary does not know: Lookup corrects that word,
+// and a message the correction completes may contest the match ("invalid
+// mapping destination: functon argument ..." completes the message of the
+// record wrapping "invalid mapping destination"). Most lines of a log
+// name no record, and for them the corrections, the cost, are skipped.
 func (ix *Index) Identify(ctx context.Context, text string) (*errkb.Record, string, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, "", nil
 	}
 	u := understand(text)
-	// A word the vocabulary does not know is corrected by Lookup, and a
-	// corrected message may then come first or contest the match: with
-	// such a word the evidence is gathered with the same corrections, so
-	// it is Lookup's. Program output mostly holds known words, and then
-	// the corrections, the cost, are skipped.
-	corrections := 0
-	if slices.ContainsFunc(u.words, func(w string) bool { return !ix.t.words.known(w) }) {
-		corrections = maxCorrections
+	m, reason, decided := ix.identifyByTables(u, 0)
+	if decided && m != nil && slices.ContainsFunc(u.words, func(w string) bool { return !ix.t.words.known(w) }) {
+		m, reason, decided = ix.identifyByTables(u, maxCorrections)
 	}
+	if !decided {
+		// A record found by its words alone might come first: only the
+		// full lookup can tell.
+		res, err := ix.Lookup(ctx, text)
+		if err != nil || res.Match == nil || res.Reason == "corrected message" {
+			return nil, "", err
+		}
+		return res.Match, res.Reason, nil
+	}
+	if m == nil || reason == "corrected message" {
+		return nil, "", nil
+	}
+	return ix.ds.Records[m.rec], reason, nil
+}
+
+// identifyByTables decides u on the lookup tables' evidence, correcting
+// at most corrections words. decided is false when a record found by
+// text search alone could come first, which only Lookup can tell.
+func (ix *Index) identifyByTables(u *understood, corrections int) (m *evidence, reason string, decided bool) {
 	c := ix.tableCandidates(u, corrections)
 	evs := make([]*evidence, 0, len(c.found))
 	best := tierNone
@@ -54,7 +74,7 @@ func (ix *Index) Identify(ctx context.Context, text string) (*errkb.Record, stri
 		evs = append(evs, e)
 	}
 	if best < tierCorrected {
-		return nil, "", nil // Lookup's confidence needs at least this tier
+		return nil, "", true // Lookup's confidence needs at least this tier
 	}
 	for _, e := range evs {
 		// As weigh completes the evidence of a record the tables found:
@@ -67,17 +87,8 @@ func (ix *Index) Identify(ctx context.Context, text string) (*errkb.Record, stri
 	}
 	ranked := ix.rank(evs)
 	if len(ranked) > maxEvidenceDocs || ranked[0].sortScore <= textOnlyCeiling {
-		// A record found by its words alone might come first: only the
-		// full lookup can tell.
-		res, err := ix.Lookup(ctx, text)
-		if err != nil || res.Match == nil || res.Reason == "corrected message" {
-			return nil, "", err
-		}
-		return res.Match, res.Reason, nil
+		return nil, "", false
 	}
-	m, reason := decide(c, ranked)
-	if m == nil || reason == "corrected message" {
-		return nil, "", nil
-	}
-	return ix.ds.Records[m.rec], reason, nil
+	m, reason = decide(c, ranked)
+	return m, reason, true
 }
