@@ -35,17 +35,7 @@ func TestBrowserExport(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	defer cancelAlloc()
+	alloc := newAllocator(t, exe, 3*time.Minute)
 	b := &bt{t: t, srv: srv, alloc: alloc, shots: artifactsDir(t)}
 
 	t.Run("ClickThrough", b.exportClickThrough)
