@@ -1,7 +1,7 @@
 # The README's two commands: `go run ./cmd/errkb` serves, `make test` runs
 # every test (CI runs `make test` through .ci/run).
 
-.PHONY: test check vet generate check-generated test-browser test-fuzz bench load dataset
+.PHONY: test check vet generate check-generated test-browser test-fuzz bench load dataset relevance
 
 test: check
 	go test ./...
@@ -66,6 +66,16 @@ bench:
 # BENCHMARKS.md. Not part of test.
 load:
 	scripts/load.sh
+
+# The per-kind tables of every relevance suite (the fictional fixture, and
+# the real records of testdata/realrelevance and testdata/extractrelevance,
+# tuning and held-out halves), then the MiniSearch baseline on the real
+# suites (installs minisearch with npm ci). Not part of test; the relevance
+# tests in `go test` assert the floors.
+relevance:
+	@go test ./index -run '^(TestRelevance|TestRealRelevance)$$' -count=1 -v | sed -n '/relevance, /p;/ records$$/,/\*\*all\*\*/p;/FAIL\|below/p'
+	scripts/minisearch.sh testdata/realrelevance
+	node scripts/minisearch/baseline.mjs testdata/extractrelevance
 
 # The shipped knowledge base: the errors of nats-server and nats.go,
 # extracted from the versions the Go module proxy serves (needs the

@@ -131,6 +131,7 @@ func BenchmarkSearch(b *testing.B) {
 				ctx := context.Background()
 				lat := make([]time.Duration, 0, b.N)
 				i := 0
+				stopCPU := reportCPU(b)
 				for b.Loop() {
 					r := recs[(i*7919)%len(recs)]
 					i++
@@ -147,6 +148,7 @@ func BenchmarkSearch(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				stopCPU()
 				reportPercentiles(b, lat)
 			})
 		}

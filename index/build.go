@@ -33,6 +33,7 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *s
 	start := time.Now()
 	recs := ds.Records
 	parts := make([]recordTables, len(recs))
+	wrapped := wrappedRecords(recs)
 	var (
 		next   atomic.Int64 // first record of the next batch
 		done   atomic.Int64 // records indexed
@@ -54,7 +55,7 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *s
 						fail(fmt.Errorf("index record %s (%s): %w", r.ID, r.Source, err))
 						return
 					}
-					parts[lo+i] = newRecordTables(r)
+					parts[lo+i] = newRecordTables(r, wrapped)
 				}
 				if err := bi.Batch(b); err != nil {
 					fail(fmt.Errorf("index batch: %w", err))

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"flag"
+	"io/fs"
 	"log/slog"
 	"os"
 	"testing"
@@ -13,6 +14,7 @@ import (
 var (
 	explainQuery = flag.String("explain", "", "print the evidence behind the ranking of this query over testdata/relevance")
 	explainScale = flag.Int("explain.scale", 0, "explain over the fixture scaled to this many records")
+	explainReal  = flag.Bool("explain.real", false, "explain over the real records of testdata/realrelevance")
 )
 
 // TestExplain prints how a query was understood and ranked, a tool for
@@ -25,7 +27,11 @@ func TestExplain(t *testing.T) {
 		q = `time=2026-03-01T10:22:01Z level=ERROR msg="transfer failed" err="db error 40021: serialization conflict: transaction 99012 must be retried"`
 		want = "e5eb76b634ae4ebe"
 	}
-	ds, err := errkb.Load(errkb.Source{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
+	var fsys fs.FS = os.DirFS("../testdata/relevance/dataset")
+	if *explainReal {
+		fsys = provenanceHidden{os.DirFS("../testdata/realrelevance/dataset")}
+	}
+	ds, err := errkb.Load(errkb.Source{Name: "relevance", FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,12 +44,12 @@ func TestExplain(t *testing.T) {
 	}
 	u := understand(q)
 	t.Logf("segments %q\nwords %q\nchunks %q\nkeyed %q", u.segments, u.words, u.chunks, u.keyedNumbers)
-	a := ix.analyze(u)
-	t.Logf("corrections %v near %v", a.corrections, a.near)
-	ranked, _, err := ix.rank(context.Background(), a, Query{Text: q}, rerankWindow)
+	c, err := ix.candidates(context.Background(), u, Query{Text: q}, rerankWindow)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("corrections %v near %v", c.corrections, c.near)
+	ranked := ix.rank(ix.weigh(c))
 	for i, e := range ranked {
 		if i == 8 {
 			break

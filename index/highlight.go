@@ -12,7 +12,7 @@ import (
 // with <mark> around matched words (the shape bleve's highlighter gives,
 // which pages and the API already show). Only a page of hits is
 // highlighted, so the cost does not grow with the rerank window.
-func (ix *Index) highlight(a *analysis, r *errkb.Record) map[string][]string {
+func (ix *Index) highlight(a *candidates, r *errkb.Record) map[string][]string {
 	terms := map[string]bool{}
 	for _, w := range a.searchWords() {
 		terms[w] = true

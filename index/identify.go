@@ -1,6 +1,7 @@
 package index
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/errkb/errkb"
@@ -12,7 +13,7 @@ import (
 
 // identify finds ids, codes, classes and code identifiers, first in the
 // whole query and then in each of its pieces.
-func (ix *Index) identify(a *analysis) {
+func (ix *Index) identify(a *candidates) {
 	u := a.u
 	whole := strings.Join(strings.Fields(u.raw), " ")
 	if i, ok := ix.t.record(whole); ok {
@@ -25,6 +26,16 @@ func (ix *Index) identify(a *analysis) {
 		a.get(i).class = 2
 	}
 	for _, c := range u.chunks {
+		// The name of a qualified chunk ("syscall.EPERM", "*fs.PathError")
+		// is written as code whatever its case, and the qualified name
+		// itself may be one only this record's code uses.
+		pkg, name, qualified := qualifiedName(c)
+		if qualified {
+			q := strings.ToLower(pkg + "." + name)
+			if rs := ix.t.idents(q); len(rs) == 1 {
+				a.get(rs[0]).keyedIdent = true
+			}
+		}
 		for _, p := range chunkForms(c) {
 			if i, ok := ix.t.record(p); ok {
 				a.get(i).id = true
@@ -32,7 +43,7 @@ func (ix *Index) identify(a *analysis) {
 			// Inside a longer text only identifier-shaped pieces count as
 			// codes and classes: "internal" in a host name must not name
 			// the record whose class is "Internal".
-			if identLike(p) {
+			if identLike(p) || qualified && p == name {
 				for _, i := range ix.t.byCode(NormalizeCode(p)) {
 					e := a.get(i)
 					e.code = max(e.code, 1)
@@ -53,6 +64,11 @@ func (ix *Index) identify(a *analysis) {
 			}
 			for _, i := range ix.t.srcIdents(lp) {
 				a.get(i).srcIdent += 1 / float64(len(ix.t.srcIdents(lp)))
+			}
+			if capsIdent(p) {
+				for _, i := range ix.t.srcIdents(p) {
+					a.get(i).srcIdent += 1 / float64(len(ix.t.srcIdents(p)))
+				}
 			}
 		}
 	}
@@ -89,7 +105,7 @@ func (ix *Index) identify(a *analysis) {
 			}
 		}
 	}
-	if len(a.ev) == 0 {
+	if len(a.found) == 0 {
 		ix.nearCodes(a, whole)
 	}
 }
@@ -102,6 +118,9 @@ const maxSharedCode = 5
 // is, and its last qualified component when that is identifier-shaped
 // ("nats.JSConsumerOfflineErr", "DbError::SyntaxError").
 func chunkForms(c string) []string {
+	if _, name, ok := qualifiedName(c); ok {
+		return []string{c, name}
+	}
 	out := []string{c}
 	if i := strings.LastIndexAny(c, ".:"); i >= 0 && i+1 < len(c) && identLike(c[i+1:]) {
 		out = append(out, c[i+1:])
@@ -210,7 +229,7 @@ func looksLikeCode(s string) bool {
 }
 
 // nearCodes finds codes and classes within a few edits of a short query.
-func (ix *Index) nearCodes(a *analysis, whole string) {
+func (ix *Index) nearCodes(a *candidates, whole string) {
 	if len(a.u.chunks) > 4 || len(whole) > 64 {
 		return
 	}
@@ -237,4 +256,54 @@ func (ix *Index) nearCodes(a *analysis, whole string) {
 			}
 		}
 	}
+}
+
+// qualifiedNames calls f with each package-qualified name that code uses
+// for r, lower-cased: "syscall.eperm" from a guard comparing against
+// syscall.EPERM, and the record's code under its Go package's name
+// ("zip.errchecksum" for ErrChecksum of archive/zip). A qualified name
+// tells apart records whose bare names are the same (zip's and zlib's
+// ErrChecksum).
+func qualifiedNames(r *errkb.Record, f func(string)) {
+	for _, s := range []string{r.TypeGuard, r.ExampleFix, r.ValidationCode, r.TryCatchPattern} {
+		for _, m := range qualifiedRE.FindAllString(s, 64) {
+			if q, name, _ := strings.Cut(m, "."); q != "errors" && q != "fmt" && len(name) >= 2 {
+				f(strings.ToLower(m))
+			}
+		}
+	}
+	if r.GoPackage != "" && r.ErrorCode != "" && qualifiedRE.MatchString("x."+r.ErrorCode) {
+		pkg := r.GoPackage[strings.LastIndex(r.GoPackage, "/")+1:]
+		f(strings.ToLower(pkg + "." + r.ErrorCode))
+	}
+}
+
+// qualifiedRE matches a Go package-qualified exported name: "zip.ErrChecksum".
+var qualifiedRE = regexp.MustCompile(`\b[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9_]*\b`)
+
+// qualifiedName splits a chunk written as a Go qualified name, with the
+// pointer, address or composite-literal marks code adds ("*fs.PathError",
+// "&url.Error{}"), into its package and name.
+func qualifiedName(c string) (pkg, name string, ok bool) {
+	c = strings.TrimLeft(c, "*&")
+	c = strings.TrimSuffix(c, "{}")
+	if !qualifiedRE.MatchString(c) || qualifiedRE.FindString(c) != c {
+		return "", "", false
+	}
+	pkg, name, _ = strings.Cut(c, ".")
+	return pkg, name, true
+}
+
+// capsIdent reports whether s is written like a constant: five or more
+// capitals and digits, as errno names are (EWOULDBLOCK, E2BIG).
+func capsIdent(s string) bool {
+	if len(s) < 5 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
 }

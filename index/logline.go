@@ -2,7 +2,7 @@ package index
 
 import (
 	"context"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/errkb/errkb"
@@ -12,7 +12,7 @@ import (
 // log line, at the rate logs arrive. A log line's message is printed by
 // the program, so it is never misspelt: the typo correction Lookup does for
 // what people type is skipped, and with it most of the cost. The text
-// search is skipped as well whenever the evidence alone decides.
+// search is skipped as well whenever the tables' evidence alone decides.
 
 // textOnlyCeiling is the highest sortScore a record found by text search
 // alone can reach: 100 for word cover, 25 for a phrase, 10 for bleve's
@@ -25,32 +25,28 @@ const textOnlyCeiling = 100 + 25 + 10 + 15 + 50
 
 // Identify returns the record that text, a line a program wrote, clearly
 // names, and the reason, as Lookup would: it never names a record Lookup
-// would not. It leaves out what Lookup finds only by correcting typos, and
-// it runs the text search only when the evidence alone does not decide.
-// It returns nil when no record clearly matches.
+// would not, and names the same one whenever Lookup's reason is not a
+// corrected typo. It runs the pipeline's candidates stage on the lookup
+// tables alone, then evidence, rank and decide as Lookup does, and runs
+// the text search (the full Lookup) only when the evidence alone does not
+// decide. It returns nil when no record clearly matches.
+//
+// Typos are corrected only for a line that names a record as written and
+// holds a word the vocabulary does not know: Lookup corrects that word,
+// and a message the correction completes may contest the match ("invalid
+// mapping destination: functon argument ..." completes the message of the
+// record wrapping "invalid mapping destination"). Most lines of a log
+// name no record, and for them the corrections, the cost, are skipped.
 func (ix *Index) Identify(ctx context.Context, text string) (*errkb.Record, string, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, "", nil
 	}
-	a := ix.analyzeUpTo(understand(text), 0)
-	ranked := make([]*evidence, 0, len(a.ev))
-	best := tierNone
-	for _, e := range a.ev {
-		t, _ := e.tier()
-		best = max(best, t)
-		ranked = append(ranked, e)
+	u := understand(text)
+	m, reason, decided := ix.identifyByTables(u, 0)
+	if decided && m != nil && slices.ContainsFunc(u.words, func(w string) bool { return !ix.t.words.known(w) }) {
+		m, reason, decided = ix.identifyByTables(u, maxCorrections)
 	}
-	if best < tierCorrected {
-		return nil, "", nil // Lookup's confidence needs at least this tier
-	}
-	for _, e := range ranked {
-		ix.textCover(a, e)
-		e.project = a.projects[strings.ToLower(ix.ds.Records[e.rec].Repo)]
-		e.computeScore()
-	}
-	ix.evenSharedCodes(ranked)
-	sort.SliceStable(ranked, func(i, j int) bool { return ix.before(ranked[i], ranked[j]) })
-	if len(ranked) > maxEvidenceDocs || ranked[0].sortScore <= textOnlyCeiling {
+	if !decided {
 		// A record found by its words alone might come first: only the
 		// full lookup can tell.
 		res, err := ix.Lookup(ctx, text)
@@ -59,9 +55,40 @@ func (ix *Index) Identify(ctx context.Context, text string) (*errkb.Record, stri
 		}
 		return res.Match, res.Reason, nil
 	}
-	m, reason := ix.confident(a, ranked)
-	if m == nil {
+	if m == nil || reason == "corrected message" {
 		return nil, "", nil
 	}
 	return ix.ds.Records[m.rec], reason, nil
+}
+
+// identifyByTables decides u on the lookup tables' evidence, correcting
+// at most corrections words. decided is false when a record found by
+// text search alone could come first, which only Lookup can tell.
+func (ix *Index) identifyByTables(u *understood, corrections int) (m *evidence, reason string, decided bool) {
+	c := ix.tableCandidates(u, corrections)
+	evs := make([]*evidence, 0, len(c.found))
+	best := tierNone
+	for _, e := range c.found {
+		t, _ := e.tier()
+		best = max(best, t)
+		evs = append(evs, e)
+	}
+	if best < tierCorrected {
+		return nil, "", true // Lookup's confidence needs at least this tier
+	}
+	for _, e := range evs {
+		// As weigh completes the evidence of a record the tables found:
+		// bleve's relevance counts only for records found by text alone.
+		ix.textCover(c, e)
+		if c.projects != nil {
+			e.project = c.projects[strings.ToLower(ix.ds.Records[e.rec].Repo)]
+		}
+		e.computeScore()
+	}
+	ranked := ix.rank(evs)
+	if len(ranked) > maxEvidenceDocs || ranked[0].sortScore <= textOnlyCeiling {
+		return nil, "", false
+	}
+	m, reason = decide(c, ranked)
+	return m, reason, true
 }

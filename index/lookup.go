@@ -32,14 +32,14 @@ func (ix *Index) Lookup(ctx context.Context, text string) (*LookupResult, error)
 	if strings.TrimSpace(text) == "" {
 		return &LookupResult{}, nil
 	}
-	a := ix.analyze(understand(text))
-	ranked, _, err := ix.rank(ctx, a, Query{Text: text}, rerankWindow)
+	c, err := ix.candidates(ctx, understand(text), Query{Text: text}, rerankWindow)
 	if err != nil {
 		return nil, err
 	}
-	out := &LookupResult{DidYouMean: ix.didYouMean(a, ranked)}
+	ranked := ix.rank(ix.weigh(c))
+	out := &LookupResult{DidYouMean: ix.didYouMean(c, ranked)}
 	var match *evidence
-	if m, reason := ix.confident(a, ranked); m != nil {
+	if m, reason := decide(c, ranked); m != nil {
 		match = m
 		out.Match, out.Reason = ix.ds.Records[m.rec], reason
 	}
@@ -61,125 +61,7 @@ func (ix *Index) Lookup(ctx context.Context, text string) (*LookupResult, error)
 			break
 		}
 		r := ix.ds.Records[e.rec]
-		out.Alternatives = append(out.Alternatives, Hit{Record: r, Score: e.score, Highlights: ix.highlight(a, r)})
+		out.Alternatives = append(out.Alternatives, Hit{Record: r, Score: e.score, Highlights: ix.highlight(c, r)})
 	}
 	return out, nil
-}
-
-// Evidence tiers, weakest first. Only tierCorrected and above can make a
-// lookup confident.
-const (
-	tierNone = iota
-	tierText
-	tierCorrected // the message, found after correcting typos
-	tierNearCode  // a code or class a letter or two away
-	tierPattern   // the message, found as typed
-	tierName      // the record's code, class or a code identifier
-	tierID        // the record's id
-)
-
-// minPatternWeight is how many literal letters a pattern must pin down to
-// identify a record inside a longer text; shorter ones ("not found")
-// occur by chance. A pattern that is the whole query needs fewer.
-const (
-	minPatternWeight      = 10
-	minWholePatternWeight = 4
-	minCorrectedWeight    = 12
-)
-
-// tier ranks the strongest evidence for one record, with a strength that
-// orders records within the tier.
-func (e *evidence) tier() (tier, strength int) {
-	p := e.pattern
-	switch {
-	case e.id:
-		return tierID, 0
-	case e.code > 0 || e.class > 0 || e.keyedIdent:
-		// Naming the record by code and class at once is stronger than by
-		// either: a JSON log's "type" may be a shared class while its
-		// "code" is the record's own.
-		return tierName, e.code + e.class
-	case p.weight > 0 && !p.corrected && (p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight):
-		return tierPattern, p.weight
-	case e.nearCode > 0:
-		return tierNearCode, -e.nearCode
-	case p.corrected && p.weight >= minCorrectedWeight:
-		return tierCorrected, p.weight
-	case e.text > 0:
-		return tierText, 0
-	}
-	return tierNone, 0
-}
-
-// confident returns the first hit when it clearly identifies the error:
-// its tier is tierCorrected or above, it is first in the ranking, and no
-// other record has evidence of the same tier and strength or more. A code
-// naming one record while the message found names another with more text
-// is a conflict, not a match.
-func (ix *Index) confident(a *analysis, ranked []*evidence) (*evidence, string) {
-	if len(ranked) == 0 {
-		return nil, ""
-	}
-	c := ranked[0]
-	t1, s1 := c.tier()
-	if t1 < tierCorrected {
-		return nil, ""
-	}
-	m1 := c.messageWeight()
-	for _, e := range a.ev {
-		if e == c {
-			continue
-		}
-		t, s := e.tier()
-		switch {
-		case t > t1, t == t1 && s > s1:
-			return nil, ""
-		case t == t1 && s == s1 && (t != tierName || e.messageWeight() >= m1):
-			// A shared code is told apart only by the message found
-			// beside it ("code":40021 with the message of one of them).
-			return nil, ""
-		case t1 >= tierName && t == tierPattern && e.pattern.weight > c.pattern.weight:
-			return nil, ""
-		}
-	}
-	reason := c.reason(t1)
-	if t1 == tierName && m1 > 0 {
-		reason += " and message"
-	}
-	return c, reason
-}
-
-// messageWeight is the literal text of the record's pattern found as typed,
-// or 0 when that is too little to count.
-func (e *evidence) messageWeight() int {
-	if e.code == 2 || e.class == 2 {
-		return 0 // the query is the name; its words are not a message
-	}
-	if p := e.pattern; !p.corrected && (p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight) {
-		return p.weight
-	}
-	return 0
-}
-
-func (e *evidence) reason(tier int) string {
-	switch tier {
-	case tierID:
-		return "id"
-	case tierName:
-		switch {
-		case e.code > 0:
-			return "code"
-		case e.class > 0:
-			return "class"
-		}
-		return "identifier"
-	case tierPattern:
-		if e.pattern.whole {
-			return "message"
-		}
-		return "message in text"
-	case tierNearCode:
-		return "near code"
-	}
-	return "corrected message"
 }

@@ -3,6 +3,7 @@ package index
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -29,6 +30,15 @@ type compiledPattern struct {
 	// required are whole words every match contains; a query lacking one
 	// cannot match, which spares running the regexp.
 	required []string
+	// prefix is the weight of a leading "name: " the pattern may be found
+	// without (see clientPrefix); the regexp's first group holds it.
+	prefix int
+	// openStart and openEnd: the pattern may be found with words right
+	// before or after it. Either it starts or ends with a hole, which takes
+	// in whatever text is there, or no other record's message goes on
+	// from it ("no such device" is the start of "no such device or
+	// address", so "no such device or" is not that message).
+	openStart, openEnd bool
 }
 
 // patternHit is the best pattern evidence for one record in one query.
@@ -37,6 +47,13 @@ type patternHit struct {
 	full      bool // the pattern matched a whole segment, not a part of one
 	whole     bool // the pattern matched the whole query
 	corrected bool // matched only after spelling correction
+	// bounded: the match starts and ends where a clause of the text does
+	// (the segment's ends or punctuation such as ':' or a quote), so it is
+	// not the first words of a longer message that happens to continue.
+	bounded bool
+	// stripped: found without the pattern's leading "name: " (the client's
+	// "nats: " prefix), so weight leaves that prefix out.
+	stripped bool
 }
 
 // parsedPattern is one pattern of one record, split into pieces.
@@ -48,15 +65,18 @@ type parsedPattern struct {
 
 // parseRecordPatterns parses the patterns of recs: messagePattern, and
 // errorMessage too when it differs (it may be a filled-in sample of the
-// pattern, which is what engineers paste).
-func parseRecordPatterns(recs []*errkb.Record) []parsedPattern {
+// pattern, which is what engineers paste), and the pattern with its %w
+// filled in (see wrappedText). wrapped holds the records that any record
+// wraps, by id (see wrappedRecords); a record's own part of the tables
+// is built apart from the others, so they are looked up there.
+func parseRecordPatterns(recs []*errkb.Record, wrapped map[string]*errkb.Record) []parsedPattern {
 	var out []parsedPattern
 	for i, r := range recs {
 		pat, msg := strings.TrimSpace(r.MessagePattern), strings.TrimSpace(r.ErrorMessage)
 		if msg == pat {
 			msg = ""
 		}
-		for _, p := range []string{pat, msg} {
+		for _, p := range []string{pat, msg, wrappedText(r, pat, msg, wrapped)} {
 			if p == "" {
 				continue
 			}
@@ -65,6 +85,95 @@ func parseRecordPatterns(recs []*errkb.Record) []parsedPattern {
 		}
 	}
 	return out
+}
+
+// wrappedRecords are the records of recs that another record wraps (%w),
+// by id.
+func wrappedRecords(recs []*errkb.Record) map[string]*errkb.Record {
+	out := map[string]*errkb.Record{}
+	for _, r := range recs {
+		for _, w := range r.Wraps {
+			out[w] = nil
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	for _, r := range recs {
+		if _, ok := out[r.ID]; ok {
+			out[r.ID] = r
+		}
+	}
+	return out
+}
+
+// wrappedText is the record's template with its %w filled by the message
+// of the one record it wraps, as the error prints: "%w: invalid subject"
+// wrapping "invalid mapping destination" prints "invalid mapping
+// destination: invalid subject". Found whole in a log line, it pins down
+// more text than the wrapped record's own message, so the wrapping record,
+// the more specific error, ranks first.
+func wrappedText(r *errkb.Record, pat, msg string, byID map[string]*errkb.Record) string {
+	if len(r.Wraps) != 1 {
+		return ""
+	}
+	in := byID[r.Wraps[0]]
+	if in == nil || in == r {
+		return ""
+	}
+	inner := strings.TrimSpace(in.MessagePattern)
+	if inner == "" || looksLikeRegexp(inner) || strings.Contains(inner, "%w") {
+		inner = strings.TrimSpace(in.ErrorMessage)
+	}
+	for _, t := range []string{pat, msg} {
+		if strings.Count(t, "%w") == 1 && !looksLikeRegexp(t) && !looksLikeRegexp(inner) {
+			return strings.Replace(t, "%w", inner, 1)
+		}
+	}
+	return ""
+}
+
+// extensions knows every literal message, lower-cased, forwards and
+// backwards, sorted, to tell whether a message is the start or the end of
+// a longer one.
+type extensions struct{ fwd, back []string }
+
+func newExtensions(lits []string) extensions {
+	e := extensions{fwd: slices.Clone(lits), back: make([]string, len(lits))}
+	for i, lit := range lits {
+		e.back[i] = reverse(lit)
+	}
+	slices.Sort(e.fwd)
+	slices.Sort(e.back)
+	return e
+}
+
+// continued reports whether another message goes on from lit with more
+// words: after it, or before it when backwards is set.
+func (e extensions) continued(lit string, backwards bool) bool {
+	list, key := e.fwd, lit+" "
+	if backwards {
+		list, key = e.back, reverse(" "+lit)
+	}
+	i, _ := slices.BinarySearch(list, key)
+	return i < len(list) && strings.HasPrefix(list[i], key)
+}
+
+// literalText is a literal or template pattern as written, lower-cased,
+// with white space folded; a regexp's pieces have lost their text.
+func literalText(pieces []piece) (string, bool) {
+	for _, pc := range pieces {
+		if pc.hole && pc.lit == "" {
+			return "", false
+		}
+	}
+	return normalizeText(templateText(pieces)), true
+}
+
+func reverse(s string) string {
+	r := []rune(s)
+	slices.Reverse(r)
+	return string(r)
 }
 
 // piece is a literal run of a pattern, or a hole (lit == "" and hole set).
@@ -85,6 +194,15 @@ func compilePattern(pieces []piece, expr string) (compiledPattern, bool) {
 	if m.weight == 0 {
 		return m, false
 	}
+	m.openStart, m.openEnd = pieces[0].hole, pieces[len(pieces)-1].hole
+	requiredFrom := pieces
+	if prefix, rest, ok := clientPrefix(pieces); ok {
+		// The client's "nats: consumer not found" is the server's
+		// "consumer not found": the pattern is found either way.
+		m.prefix = alnumCount(prefix)
+		expr = `(` + regexp.QuoteMeta(strings.TrimSpace(prefix)) + `\s*)?` + templateRegexp(rest)
+		pieces, requiredFrom = rest, rest
+	}
 	// Word boundaries at the ends, so "stream not found" does not match
 	// inside "upstream not found".
 	if first := pieces[0]; !first.hole && startsWithWord(first.lit) {
@@ -94,9 +212,44 @@ func compilePattern(pieces []piece, expr string) (compiledPattern, bool) {
 		expr = `(?:` + expr + `)\b`
 	}
 	m.expr = `(?is)` + expr
-	m.required = requiredWords(pieces)
+	m.required = requiredWords(requiredFrom)
 	return m, true
 }
+
+// clientPrefix splits a template's leading "name: " (a package or program
+// name: "nats: ", "archive/tar: ", "zip: ") from the rest, when the rest
+// still pins down text. Clients print errors with such a prefix that the
+// server or a log line may not carry.
+func clientPrefix(pieces []piece) (prefix string, rest []piece, ok bool) {
+	if len(pieces) == 0 || pieces[0].hole {
+		return "", nil, false
+	}
+	for _, pc := range pieces {
+		if pc.hole && pc.lit == "" {
+			return "", nil, false // a regexp's pieces lose its syntax
+		}
+	}
+	loc := clientPrefixRE.FindStringIndex(pieces[0].lit)
+	if loc == nil {
+		return "", nil, false
+	}
+	rest = append([]piece{{lit: pieces[0].lit[loc[1]:]}}, pieces[1:]...)
+	if rest[0].lit == "" {
+		rest = rest[1:]
+	}
+	w := 0
+	for _, pc := range rest {
+		if !pc.hole {
+			w += alnumCount(pc.lit)
+		}
+	}
+	if w < minWholePatternWeight || len(rest) == 0 || rest[0].hole {
+		return "", nil, false
+	}
+	return pieces[0].lit[:loc[1]], rest, true
+}
+
+var clientPrefixRE = regexp.MustCompile(`^[a-z][a-z0-9_./\-]*: `)
 
 // parsePattern splits p into literal runs and holes and returns the
 // regexp it stands for (without flags or word boundaries).
@@ -318,13 +471,18 @@ func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected
 			if re == nil {
 				return
 			}
-			loc := re.FindStringIndex(seg)
+			loc := re.FindStringSubmatchIndex(seg)
 			if loc == nil {
 				continue
 			}
 			full := loc[0] == 0 && loc[1] == len(seg)
 			rec := ps.rec[mi]
-			h := patternHit{weight: int(ps.weight[mi]), full: full, whole: full && i == 0, corrected: corrected}
+			openStart, openEnd := ps.open(mi)
+			h := patternHit{weight: int(ps.weight[mi]), full: full, whole: full && i == 0, corrected: corrected, bounded: bounded(seg, loc[0], loc[1], openStart, openEnd)}
+			if p := ps.prefix(mi); p > 0 && loc[2] < 0 {
+				h.weight -= p
+				h.stripped = true
+			}
 			if better(h, into[rec]) {
 				into[rec] = h
 			}
@@ -346,6 +504,22 @@ func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected
 	}
 }
 
+// bounded reports whether seg[start:end] is a clause of seg: at its ends,
+// or with punctuation or a key=value pair between it and the text around
+// it. A pattern that starts or ends with a hole is open at that end.
+func bounded(seg string, start, end int, openStart, openEnd bool) bool {
+	before := strings.TrimRight(seg[:start], " \t")
+	after := strings.TrimLeft(seg[end:], " \t")
+	// Before: punctuation, or a number (a status, a time or a pid).
+	okBefore := openStart || before == "" || strings.ContainsAny(before[len(before)-1:], ":;,.!?()[]{}\"'`=|>-0123456789")
+	// After: the end, punctuation (": cause" of a wrapped error) or
+	// key=value pairs.
+	okAfter := openEnd || after == "" || strings.ContainsAny(after[:1], ":;,.!?)]}\"'`|(-") || keyValueRE.MatchString(after)
+	return okBefore && okAfter
+}
+
+var keyValueRE = regexp.MustCompile(`^[A-Za-z_][\w.\-]*=`)
+
 // maxPatternRuns bounds how many patterns one query runs (those whose
 // required words are all present), so a pasted page of messages costs
 // milliseconds, not seconds.
@@ -362,6 +536,9 @@ func better(a, b patternHit) bool {
 	}
 	if a.weight != b.weight {
 		return a.weight > b.weight
+	}
+	if a.stripped != b.stripped {
+		return !a.stripped
 	}
 	if a.whole != b.whole {
 		return a.whole

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"testing"
+
+	"github.com/errkb/errkb"
 )
 
 func TestCompilePattern(t *testing.T) {
@@ -99,4 +101,80 @@ func TestLooksLikeRegexp(t *testing.T) {
 			t.Errorf("looksLikeRegexp(%q) = %v, want %v", p, got, want)
 		}
 	}
+}
+
+func TestClientPrefixOptional(t *testing.T) {
+	ps := persistedPatterns(t, []*errkb.Record{{ID: "a", ErrorMessage: "nats: consumer not found"}})
+	for _, tc := range []struct {
+		seg      string
+		weight   int
+		stripped bool
+	}{
+		{"nats: consumer not found", 20, false},
+		{"consumer not found", 16, true},
+		{"lookup failed: consumer not found", 16, true},
+		{"stream not found", 0, false},
+	} {
+		hits := map[int32]patternHit{}
+		ps.match([]string{tc.seg}, tokenSet(tc.seg), false, hits)
+		if h := hits[0]; h.weight != tc.weight || h.stripped != tc.stripped {
+			t.Errorf("%q: hit %+v, want weight %d stripped %v", tc.seg, h, tc.weight, tc.stripped)
+		}
+	}
+}
+
+func TestBoundedWhereMessagesGoOn(t *testing.T) {
+	recs := []*errkb.Record{{ID: "a", ErrorMessage: "no such device"}, {ID: "b", ErrorMessage: "no such device or address"}, {ID: "c", ErrorMessage: "timed out flushing %s to disk"}}
+	ps := persistedPatterns(t, recs)
+	for _, tc := range []struct {
+		seg     string
+		rec     int32
+		bounded bool
+	}{
+		{"open /dev/sdb: no such device", 0, true},
+		{"no such device or", 0, false},        // the start of the longer message
+		{"no such device (errno 19)", 0, true}, // punctuation after it
+		{"store: timed out flushing widgets to disk after 30s", 2, true},
+	} {
+		hits := map[int32]patternHit{}
+		ps.match([]string{tc.seg}, tokenSet(tc.seg), false, hits)
+		if h := hits[tc.rec]; h.weight == 0 || h.bounded != tc.bounded {
+			t.Errorf("%q: record %d hit %+v, want bounded %v", tc.seg, tc.rec, h, tc.bounded)
+		}
+	}
+}
+
+func TestWrappedTextFillsW(t *testing.T) {
+	inner := &errkb.Record{ID: "in", ErrorMessage: "invalid mapping destination"}
+	outer := &errkb.Record{ID: "out", ErrorMessage: "%w: invalid subject", Wraps: []string{"in"}}
+	ps := persistedPatterns(t, []*errkb.Record{inner, outer})
+	seg := "reload: invalid mapping destination: invalid subject"
+	hits := map[int32]patternHit{}
+	ps.match([]string{seg}, tokenSet(seg), false, hits)
+	if hits[1].weight <= hits[0].weight {
+		t.Errorf("wrapping record weighs %d, wrapped %d: want the wrapping one heavier", hits[1].weight, hits[0].weight)
+	}
+}
+
+// persistedPatterns are recs' patterns as the index reads them: written
+// into a tables file and read back.
+func persistedPatterns(t *testing.T, recs []*errkb.Record) *patternSet {
+	t.Helper()
+	data, err := buildTables(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := readTables(data, len(recs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb.patterns
+}
+
+func tokenSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range wordsOf(s) {
+		m[w] = true
+	}
+	return m
 }

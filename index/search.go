@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+	bleveanalysis "github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
@@ -80,17 +82,18 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Result, error) {
 	if strings.TrimSpace(q.Text) == "" {
 		return ix.browse(ctx, q)
 	}
-	a := ix.analyze(understand(q.Text))
-	ranked, out, err := ix.rank(ctx, a, q, max(rerankWindow, q.Offset+q.Limit))
+	c, err := ix.candidates(ctx, understand(q.Text), q, max(rerankWindow, q.Offset+q.Limit))
 	if err != nil {
 		return nil, err
 	}
+	ranked := ix.rank(ix.weigh(c))
+	out := &Result{Total: c.total}
 	for _, e := range ranked[min(q.Offset, len(ranked)):min(q.Offset+q.Limit, len(ranked))] {
 		r := ix.ds.Records[e.rec]
-		out.Hits = append(out.Hits, Hit{Record: r, Score: e.score, Highlights: ix.highlight(a, r)})
+		out.Hits = append(out.Hits, Hit{Record: r, Score: e.score, Highlights: ix.highlight(c, r)})
 	}
 	out.Facets = ix.facets(ranked)
-	out.DidYouMean = ix.didYouMean(a, ranked)
+	out.DidYouMean = ix.didYouMean(c, ranked)
 	return out, nil
 }
 
@@ -127,170 +130,6 @@ func topCounts(m map[string]int, n int) []FacetCount {
 		return out[i].Value < out[j].Value
 	})
 	return out[:min(n, len(out))]
-}
-
-// rank asks bleve for the size best text matches plus the records with
-// evidence, under q's filters, and orders them by evidence score. The
-// Result carries the total; its Hits and Facets are left to the caller.
-func (ix *Index) rank(ctx context.Context, a *analysis, q Query, size int) ([]*evidence, *Result, error) {
-	var should []query.Query
-	text := textQuery(a.searchWords())
-	if text != nil {
-		should = append(should, text)
-	}
-	var byEvidence query.Query
-	if ids := ix.evidenceIDs(a); len(ids) > 0 {
-		d := bleve.NewDocIDQuery(ids)
-		d.SetBoost(100)
-		byEvidence = d
-		should = append(should, d)
-		size += len(ids)
-	}
-	if len(should) == 0 {
-		return nil, &Result{}, nil
-	}
-	// Sorted by score alone: a tie-break on _id would load every match's id
-	// from doc values, the largest cost of a broad query; ties are broken
-	// after re-ranking instead.
-	req := bleve.NewSearchRequestOptions(ix.filtered(q, bleve.NewDisjunctionQuery(should...)), size, 0, false)
-	res, err := ix.bi.SearchInContext(ctx, req)
-	if err != nil && ctx.Err() == nil && text != nil {
-		// Words are bounded (see searchWords), but should some text still
-		// expand past bleve's clause limit, the evidence alone answers.
-		if byEvidence == nil {
-			byEvidence = bleve.NewMatchNoneQuery()
-		}
-		req.Query = ix.filtered(q, byEvidence)
-		res, err = ix.bi.SearchInContext(ctx, req)
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("search %q: %w", q.Text, err)
-	}
-	maxText := 0.0
-	for _, h := range res.Hits {
-		if i, _ := ix.t.record(h.ID); a.ev[i] == nil {
-			maxText = max(maxText, h.Score)
-		}
-	}
-	ranked := make([]*evidence, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		i, ok := ix.t.record(h.ID)
-		if !ok {
-			continue
-		}
-		e, found := a.ev[i]
-		if !found {
-			e = &evidence{rec: i}
-			if maxText > 0 {
-				e.bleve = h.Score / maxText
-			}
-		}
-		ix.textCover(a, e)
-		e.project = a.projects[strings.ToLower(ix.ds.Records[i].Repo)]
-		e.computeScore()
-		ranked = append(ranked, e)
-	}
-	ix.evenSharedCodes(ranked)
-	sort.SliceStable(ranked, func(i, j int) bool { return ix.before(ranked[i], ranked[j]) })
-	return ranked, &Result{Total: int(res.Total)}, nil
-}
-
-// maxEvidenceDocs bounds how many records found by evidence outside bleve
-// join bleve's hits; a common identifier ("err_code" in many guards) can
-// point at thousands.
-const maxEvidenceDocs = 100
-
-// evidenceIDs returns the ids of the records with the strongest evidence
-// gathered before bleve, at most maxEvidenceDocs. The window of hits grows
-// by as many, so text matches keep their places.
-func (ix *Index) evidenceIDs(a *analysis) []string {
-	evs := make([]*evidence, 0, len(a.ev))
-	for _, e := range a.ev {
-		e.computeScore()
-		evs = append(evs, e)
-	}
-	if len(evs) > maxEvidenceDocs {
-		sort.Slice(evs, func(i, j int) bool {
-			if evs[i].score != evs[j].score {
-				return evs[i].score > evs[j].score
-			}
-			return evs[i].rec < evs[j].rec
-		})
-		evs = evs[:maxEvidenceDocs]
-	}
-	ids := make([]string, len(evs))
-	for i, e := range evs {
-		ids[i] = ix.ds.Records[e.rec].ID
-	}
-	return ids
-}
-
-// before orders ranked records: by score, and records with equal evidence
-// (several records sharing the code or class that was asked for) by
-// severity, then by the shorter slug, since records sharing a code tend to
-// name the special cases with longer slugs ("lock-serialization-conflict"
-// beside "serialization-conflict"), then by dataset order.
-func (ix *Index) before(a, b *evidence) bool {
-	if a.sortScore != b.sortScore {
-		return a.sortScore > b.sortScore
-	}
-	ra, rb := ix.ds.Records[a.rec], ix.ds.Records[b.rec]
-	if sa, sb := severityRank(ra.Severity), severityRank(rb.Severity); sa != sb {
-		return sa > sb
-	}
-	if len(ra.Slug) != len(rb.Slug) {
-		return len(ra.Slug) < len(rb.Slug)
-	}
-	return a.rec < b.rec
-}
-
-// evenSharedCodes sets sortScore. Records sharing a code or a class that
-// the query matches with the same evidence apart from message length and
-// bleve's length-normalized score are made equal, so that the shorter
-// message does not win only for being shorter, and before's order among
-// one error family applies.
-func (ix *Index) evenSharedCodes(ranked []*evidence) {
-	type key struct {
-		name string
-		core float64
-	}
-	names := func(e *evidence) [2]string {
-		r := ix.ds.Records[e.rec]
-		return [2]string{"code:" + NormalizeCode(r.ErrorCode), "class:" + strings.ToLower(r.ErrorClass)}
-	}
-	best := map[key]float64{}
-	for _, e := range ranked {
-		e.sortScore = e.score
-		core := round3(e.score - 100*e.textLen - 10*e.bleve)
-		for _, n := range names(e) {
-			if !strings.HasSuffix(n, ":") {
-				k := key{n, core}
-				best[k] = max(best[k], e.score)
-			}
-		}
-	}
-	for _, e := range ranked {
-		core := round3(e.score - 100*e.textLen - 10*e.bleve)
-		for _, n := range names(e) {
-			if !strings.HasSuffix(n, ":") {
-				e.sortScore = max(e.sortScore, best[key{n, core}])
-			}
-		}
-	}
-}
-
-func severityRank(s string) int {
-	switch strings.ToLower(s) {
-	case "fatal", "critical", "panic":
-		return 4
-	case "error":
-		return 3
-	case "warning", "warn":
-		return 2
-	case "info", "notice":
-		return 1
-	}
-	return 0
 }
 
 // browse lists records under q's filters when there is no text.
@@ -380,10 +219,23 @@ func textQuery(words []string) query.Query {
 	}{
 		{fieldMessage, 4}, {fieldCodeText, 3}, {fieldPattern, 1}, {fieldDoc, 1}, {fieldProse, 0.5}, {fieldCodeBody, 0.5},
 	}
+	if contentWords(words) > maxProseWords {
+		// A long text is a pasted message or log line: its record is
+		// found by message, names and documentation. Prose and snippets
+		// are asked for short descriptions typed by hand ("disk full on
+		// replica"); for long texts their postings were a quarter to a
+		// third of the query's CPU, for one first hit of the real-record
+		// suite's 4,033 queries (see docs/search.md).
+		fields = fields[:4]
+	}
 	perWord := make([]query.Query, 0, len(words))
 	seen := map[string]bool{}
+	content := contentWords(words) > 0
 	for _, w := range words {
-		if seen[w] {
+		if seen[w] || content && englishStop[w] {
+			// Stop words match nothing in the English fields and, in the
+			// code and pattern fields, most records: their postings were
+			// the longest a query walked.
 			continue
 		}
 		seen[w] = true
@@ -397,8 +249,41 @@ func textQuery(words []string) query.Query {
 		perWord = append(perWord, bleve.NewDisjunctionQuery(parts...))
 	}
 	d := bleve.NewDisjunctionQuery(perWord...)
-	if len(perWord) >= 4 {
-		d.SetMin(2)
+	if n := contentWords(words); n >= 4 {
+		// A record must hold a third of a long text's words: one that
+		// shares two words with a pasted log line is no candidate, and
+		// visiting every such record was most of the cost of a query.
+		d.SetMin(float64(max(2, n/3)))
 	}
 	return d
+}
+
+// maxProseWords is the most words a query may have for prose and source
+// snippets to be searched.
+const maxProseWords = 3
+
+// englishStop holds the stop words bleve's English analyzer drops: they
+// match nothing in message and prose fields, so they must not count
+// toward the two words a record must contain ("machine is not on the"
+// has one word that can match).
+var englishStop = func() map[string]bool {
+	m := map[string]bool{}
+	tm := bleveanalysis.NewTokenMap()
+	if err := tm.LoadBytes(en.EnglishStopWords); err == nil {
+		for w := range tm {
+			m[w] = true
+		}
+	}
+	return m
+}()
+
+// contentWords counts the distinct words that are not stop words.
+func contentWords(words []string) int {
+	seen := map[string]bool{}
+	for _, w := range words {
+		if !englishStop[w] {
+			seen[w] = true
+		}
+	}
+	return len(seen)
 }

@@ -21,7 +21,7 @@ const maxSuggestions = 5
 // corrected word gets the corrected text. When nothing matched well, the
 // near codes and the messages of the hits sharing most words with the
 // query follow.
-func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
+func (ix *Index) didYouMean(a *candidates, ranked []*evidence) []Suggestion {
 	weak := true
 	if len(ranked) > 0 {
 		t, _ := ranked[0].tier()
@@ -37,9 +37,8 @@ func (ix *Index) didYouMean(a *analysis, ranked []*evidence) []Suggestion {
 		}
 	}
 	codeLike := looksLikeCode(strings.TrimSpace(a.u.raw))
-	if len(a.corrections) > 0 && !codeLike {
-		segs, _ := correctedSegments([]string{a.u.raw}, a.corrections)
-		add(Suggestion{Text: segs[0]})
+	if a.correctedText != "" && !codeLike {
+		add(Suggestion{Text: a.correctedText})
 	}
 	if !weak && !codeLike {
 		return out

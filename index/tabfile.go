@@ -22,7 +22,7 @@ import (
 
 const (
 	tablesMagic   = "errkb-tables\x00\x00\x00\x00"
-	tablesVersion = 1
+	tablesVersion = 2
 )
 
 // sectionWriter lays out sections in one byte slice.

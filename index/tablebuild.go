@@ -31,6 +31,10 @@ type recordTables struct {
 	srcIdents           []word // distinct, in the order found
 	patterns            []patternPart
 	templates           []templateKey
+	// lits are the record's literal messages, lower-cased (see
+	// literalText): whether a message goes on from another record's is
+	// known only when all records are read (see writePatterns).
+	lits []string
 }
 
 // word is an interned string.
@@ -52,11 +56,15 @@ func words(ws []word) []string {
 	return out
 }
 
-// patternPart is a compiledPattern with its words interned.
+// patternPart is a compiledPattern with its words interned, and its
+// literal text when it has one (lit, literal).
 type patternPart struct {
-	expr     string
-	weight   int
-	required []word
+	expr               string
+	weight, prefix     int
+	required           []word
+	openStart, openEnd bool
+	lit                string
+	literal            bool
 }
 
 // templateKey is a record's message or pattern written as a template.
@@ -65,17 +73,26 @@ type templateKey struct {
 	weight int
 }
 
-func newRecordTables(r *errkb.Record) recordTables {
+// newRecordTables computes r's part of the tables; wrapped holds the
+// records any record wraps, by id (see wrappedRecords).
+func newRecordTables(r *errkb.Record, wrapped map[string]*errkb.Record) recordTables {
 	var rt recordTables
 	var patWords []string
-	for _, pp := range parseRecordPatterns([]*errkb.Record{r}) {
+	for _, pp := range parseRecordPatterns([]*errkb.Record{r}, wrapped) {
 		for _, pc := range pp.pieces {
 			if !pc.hole {
 				patWords = append(patWords, messageWords(pc.lit)...)
 			}
 		}
+		lit, literal := literalText(pp.pieces)
+		if literal {
+			rt.lits = append(rt.lits, lit)
+		}
 		if m, ok := compilePattern(pp.pieces, pp.expr); ok {
-			rt.patterns = append(rt.patterns, patternPart{m.expr, m.weight, intern(m.required)})
+			rt.patterns = append(rt.patterns, patternPart{
+				expr: m.expr, weight: m.weight, prefix: m.prefix, required: intern(m.required),
+				openStart: m.openStart, openEnd: m.openEnd, lit: lit, literal: literal,
+			})
 		}
 		if !isTemplate(pp.pieces) {
 			continue // literal text, which the patterns match, or a regexp
@@ -100,9 +117,15 @@ func newRecordTables(r *errkb.Record) recordTables {
 	named := recordIdents(r)
 	rt.idents = intern(slices.Sorted(maps.Keys(named)))
 	seen := map[string]bool{}
-	scanIdents(r.SourceCode, func(id string) {
+	scanIdents(r.SourceCode+"\n"+r.Documentation, func(id string) {
 		// Numbers in a snippet are sizes, statuses and timeouts, not names.
-		if k := strings.ToLower(id); distinctiveIdent(id) && !isNumber(id) && !named[k] && !seen[k] {
+		// Constants (EWOULDBLOCK) keep their case: lower-cased, they
+		// would be words.
+		k := strings.ToLower(id)
+		if capsIdent(id) {
+			k = id
+		}
+		if (distinctiveIdent(id) || capsIdent(id)) && !isNumber(id) && !named[k] && !seen[k] {
 			seen[k] = true
 			rt.srcIdents = append(rt.srcIdents, unique.Make(k))
 		}
@@ -300,17 +323,38 @@ func writeTemplates(w *sectionWriter, parts []recordTables) {
 
 // writePatterns writes every record's compiled patterns, in record order,
 // with an index from each pattern's rarest required word to the patterns
-// it keys.
+// it keys. A literal message is open at an end no other record's message
+// goes on from, so it needs all records' messages.
 func writePatterns(w *sectionWriter, parts []recordTables) {
 	var (
-		recs, weights []int32
-		exprs         []string
-		req           []word
-		reqOff        = []uint32{0}
+		recs, weights  []int32
+		prefixes, ends []int32
+		exprs          []string
+		req            []word
+		reqOff         = []uint32{0}
+		lits           []string
 	)
+	for _, rt := range parts {
+		lits = append(lits, rt.lits...)
+	}
+	ext := newExtensions(lits)
 	df := map[word]int{}
 	for i, rt := range parts {
 		for _, m := range rt.patterns {
+			openStart, openEnd := true, true
+			if m.literal {
+				openStart = m.openStart || !ext.continued(m.lit, true)
+				openEnd = m.openEnd || !ext.continued(m.lit, false)
+			}
+			var e int32
+			if openStart {
+				e |= openStartBit
+			}
+			if openEnd {
+				e |= openEndBit
+			}
+			ends = append(ends, e)
+			prefixes = append(prefixes, int32(m.prefix))
 			recs = append(recs, int32(i))
 			weights = append(weights, int32(m.weight))
 			exprs = append(exprs, m.expr)
@@ -339,6 +383,8 @@ func writePatterns(w *sectionWriter, parts []recordTables) {
 	}
 	w.i32s("patterns.rec", recs)
 	w.i32s("patterns.weight", weights)
+	w.i32s("patterns.prefix", prefixes)
+	w.i32s("patterns.ends", ends)
 	w.strs("patterns.expr", exprs)
 	w.strs("patterns.req", words(req))
 	w.u32s("patterns.reqoff", reqOff)
@@ -350,8 +396,9 @@ func writePatterns(w *sectionWriter, parts []recordTables) {
 func buildTables(recs []*errkb.Record) ([]byte, error) {
 	ids := make([]string, len(recs))
 	parts := make([]recordTables, len(recs))
+	wrapped := wrappedRecords(recs)
 	for i, r := range recs {
-		ids[i], parts[i] = r.ID, newRecordTables(r)
+		ids[i], parts[i] = r.ID, newRecordTables(r, wrapped)
 	}
 	return assembleTables(ids, parts)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -269,8 +270,9 @@ func isIdentByte(c byte) bool {
 }
 
 // recordIdents collects the identifiers that name a record in code: its
-// code and class, and the distinctive identifiers and numbers (3+ digits)
-// of its handling code. sourceCode is left out: the snippet around the
+// code and class, the distinctive identifiers and numbers (3+ digits)
+// of its handling code, its own numeric code, and its package-qualified
+// names (see qualifiedNames). sourceCode is left out: the snippet around the
 // raise site names many other errors.
 func recordIdents(r *errkb.Record) map[string]bool {
 	out := map[string]bool{}
@@ -280,6 +282,10 @@ func recordIdents(r *errkb.Record) map[string]bool {
 				out[strings.ToLower(id)] = true
 			}
 		})
+	}
+	qualifiedNames(r, func(q string) { out[q] = true })
+	if r.NumericCode != nil {
+		out[strconv.Itoa(*r.NumericCode)] = true
 	}
 	return out
 }

@@ -1,0 +1,294 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+)
+
+// The candidates stage: understood -> candidates. The records a query may
+// mean are found two ways: in the lookup tables (ids, codes, classes and
+// identifiers, see identify.go; message patterns; corrected words) and by
+// bleve's text search over the corrected words, which is also asked for
+// every record the tables found. Nothing here scores or orders records.
+
+// candidates are the records a query may mean, with what the tables and
+// bleve say about each.
+type candidates struct {
+	u           *understood
+	corrections map[string]string // unknown word -> nearest known word
+	words       []string          // query words, corrected, each once
+	idf         []float64         // each word's rarity, as the vocabulary has it
+	phrase      string            // the words joined by spaces, padded, for phrases
+	near        []fuzzyWord       // codes and classes near the query, for did-you-mean
+	// correctedText is the query with its typos corrected, when it had any.
+	correctedText string
+	projects      map[string]bool // lower-case repos whose name the query holds
+	// found holds the evidence the tables give, by record.
+	found map[int32]*evidence
+	// hits are bleve's matches, best first, the found records among them.
+	hits  []textHit
+	total int // bleve's count of matches
+}
+
+// textHit is one record bleve returned, with its relevance.
+type textHit struct {
+	rec   int32
+	score float64
+}
+
+// get returns rec's evidence, adding the record as found.
+func (c *candidates) get(rec int32) *evidence {
+	e := c.found[rec]
+	if e == nil {
+		e = &evidence{rec: rec}
+		c.found[rec] = e
+	}
+	return e
+}
+
+// candidates finds the records u may mean: those the tables name and the
+// size best text matches, under q's filters.
+func (ix *Index) candidates(ctx context.Context, u *understood, q Query, size int) (*candidates, error) {
+	c := ix.tableCandidates(u, maxCorrections)
+	if err := ix.textMatches(ctx, c, q, size); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// tableCandidates finds the records the lookup tables name for u,
+// correcting at most corrections unknown words; bleve is not asked.
+func (ix *Index) tableCandidates(u *understood, corrections int) *candidates {
+	c := &candidates{u: u, corrections: map[string]string{}, found: map[int32]*evidence{}}
+	ix.identify(c)
+	ix.correct(c, corrections)
+	if len(c.corrections) > 0 {
+		segs, _ := correctedSegments([]string{u.raw}, c.corrections)
+		c.correctedText = segs[0]
+	}
+	c.idf = make([]float64, len(c.words))
+	for i, w := range c.words {
+		c.idf[i] = ix.t.words.idf(w)
+	}
+	c.phrase = " " + strings.Join(c.words, " ") + " "
+	ix.namedProjects(c)
+	ix.findPatterns(c)
+	return c
+}
+
+// maxCorrections bounds the typos one query has corrected.
+const maxCorrections = 12
+
+// namedProjects notes the projects whose owner or repo name the query
+// holds ("nwcache[311]: ...").
+func (ix *Index) namedProjects(c *candidates) {
+	for tok := range c.u.tokens {
+		for _, repo := range ix.t.projectRepos(tok) {
+			if c.projects == nil {
+				c.projects = map[string]bool{}
+			}
+			c.projects[repo] = true
+		}
+	}
+}
+
+// findPatterns matches the records' message patterns against the query's
+// segments, as typed and with typos corrected, and its templates.
+func (ix *Index) findPatterns(c *candidates) {
+	u := c.u
+	hits := map[int32]patternHit{}
+	ix.t.patterns.match(u.segments, u.tokens, false, hits)
+	if len(c.corrections) > 0 {
+		segs, tokens := correctedSegments(u.segments, c.corrections)
+		ix.t.patterns.match(segs, tokens, true, hits)
+	}
+	for i, seg := range u.segments {
+		for _, ref := range ix.t.templates(normalizeText(seg)) {
+			h := patternHit{weight: ref.weight, full: true, whole: i == 0}
+			if better(h, hits[ref.rec]) {
+				hits[ref.rec] = h
+			}
+		}
+	}
+	for rec, h := range hits {
+		c.get(rec).pattern = h
+	}
+}
+
+// correct replaces each query word the vocabulary does not know by its
+// nearest known word, up to limit words, and sets a.words.
+func (ix *Index) correct(a *candidates, limit int) {
+	seen := map[string]bool{}
+	for _, w := range a.u.words {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		if !ix.t.words.known(w) && len(a.corrections) < limit {
+			if c, _, ok := ix.t.words.nearest(w); ok {
+				a.corrections[w] = c
+				w = c
+			}
+		}
+		a.words = append(a.words, w)
+	}
+}
+
+// correctedSegments rewrites segments with corrected words and returns
+// them with their tokens.
+func correctedSegments(segs []string, corr map[string]string) ([]string, map[string]bool) {
+	tokens := map[string]bool{}
+	var out []string
+	for _, s := range segs {
+		var b strings.Builder
+		last := 0
+		for _, sp := range wordSpans(s) {
+			w := strings.ToLower(s[sp[0]:sp[1]])
+			if c, ok := corr[w]; ok {
+				b.WriteString(s[last:sp[0]])
+				b.WriteString(c)
+				last = sp[1]
+			}
+		}
+		b.WriteString(s[last:])
+		out = append(out, b.String())
+		for _, t := range wordsOf(b.String()) {
+			tokens[t] = true
+		}
+	}
+	return out, tokens
+}
+
+// searchWords are the words sent to bleve: the corrected words and the
+// words as typed, which prose may still contain. Words longer than
+// maxSearchWordBytes (hashes, base64, runs of ideographs, which bleve
+// splits into a term per character) are left out, and the letters kept
+// are bounded by maxQueryRunes, so no text reaches bleve's clause limit.
+func (a *candidates) searchWords() []string {
+	out := make([]string, 0, len(a.words)+len(a.corrections))
+	runes := 0
+	add := func(w string) {
+		n := utf8.RuneCountInString(w)
+		if len(w) <= maxSearchWordBytes && runes+n <= maxQueryRunes {
+			out = append(out, w)
+			runes += n
+		}
+	}
+	for _, w := range a.rarestWords(maxTextWords) {
+		add(w)
+	}
+	for w := range a.corrections {
+		add(w)
+	}
+	return out
+}
+
+// maxTextWords is how many of a text's words bleve is asked for: the
+// rarest, which tell records apart. A log line's common words ("failed",
+// "request", "stream") add little to a record's rank and cost the most,
+// bleve walking every record that holds them.
+const maxTextWords = 6
+
+// rarestWords returns the n rarest words, in the query's order.
+func (a *candidates) rarestWords(n int) []string {
+	if len(a.words) <= n {
+		return a.words
+	}
+	idx := make([]int, len(a.words))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return a.idf[idx[i]] > a.idf[idx[j]] })
+	idx = idx[:n]
+	sort.Ints(idx)
+	out := make([]string, n)
+	for i, k := range idx {
+		out[i] = a.words[k]
+	}
+	return out
+}
+
+// maxSearchWordBytes is the longest word sent to bleve.
+const maxSearchWordBytes = 64
+
+// textMatches asks bleve for the size best text matches plus the records
+// the tables found, under q's filters.
+func (ix *Index) textMatches(ctx context.Context, c *candidates, q Query, size int) error {
+	var should []query.Query
+	text := textQuery(c.searchWords())
+	if text != nil {
+		should = append(should, text)
+	}
+	var byEvidence query.Query
+	if ids := ix.evidenceIDs(c); len(ids) > 0 {
+		d := bleve.NewDocIDQuery(ids)
+		d.SetBoost(100)
+		byEvidence = d
+		should = append(should, d)
+		size += len(ids)
+	}
+	if len(should) == 0 {
+		return nil
+	}
+	// Sorted by score alone: a tie-break on _id would load every match's id
+	// from doc values, the largest cost of a broad query; ties are broken
+	// after re-ranking instead.
+	req := bleve.NewSearchRequestOptions(ix.filtered(q, bleve.NewDisjunctionQuery(should...)), size, 0, false)
+	res, err := ix.bi.SearchInContext(ctx, req)
+	if err != nil && ctx.Err() == nil && text != nil {
+		// Words are bounded (see searchWords), but should some text still
+		// expand past bleve's clause limit, the evidence alone answers.
+		if byEvidence == nil {
+			byEvidence = bleve.NewMatchNoneQuery()
+		}
+		req.Query = ix.filtered(q, byEvidence)
+		res, err = ix.bi.SearchInContext(ctx, req)
+	}
+	if err != nil {
+		return fmt.Errorf("search %q: %w", q.Text, err)
+	}
+	c.total = int(res.Total)
+	c.hits = make([]textHit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		if i, ok := ix.t.record(h.ID); ok {
+			c.hits = append(c.hits, textHit{rec: i, score: h.Score})
+		}
+	}
+	return nil
+}
+
+// maxEvidenceDocs bounds how many records found by evidence outside bleve
+// join bleve's hits; a common identifier ("err_code" in many guards) can
+// point at thousands.
+const maxEvidenceDocs = 100
+
+// evidenceIDs returns the ids of the records with the strongest evidence
+// gathered before bleve, at most maxEvidenceDocs. The window of hits grows
+// by as many, so text matches keep their places.
+func (ix *Index) evidenceIDs(a *candidates) []string {
+	evs := make([]*evidence, 0, len(a.found))
+	for _, e := range a.found {
+		e.computeScore()
+		evs = append(evs, e)
+	}
+	if len(evs) > maxEvidenceDocs {
+		sort.Slice(evs, func(i, j int) bool {
+			if evs[i].score != evs[j].score {
+				return evs[i].score > evs[j].score
+			}
+			return evs[i].rec < evs[j].rec
+		})
+		evs = evs[:maxEvidenceDocs]
+	}
+	ids := make([]string, len(evs))
+	for i, e := range evs {
+		ids[i] = ix.ds.Records[e.rec].ID
+	}
+	return ids
+}
