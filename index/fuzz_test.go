@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
-	"time"
 	"unicode/utf8"
 
 	"github.com/errkb/errkb"
@@ -73,13 +72,9 @@ func FuzzSearch(f *testing.F) {
 		case 3:
 			q.Severity = "error"
 		}
-		start := time.Now()
 		res, err := ix.Search(context.Background(), q)
 		if err != nil {
 			t.Fatalf("Search(%q): %v", text, err)
-		}
-		if took := time.Since(start); took > 2*time.Second {
-			t.Fatalf("Search(%q) took %v", text, took)
 		}
 		if res.Total < len(res.Hits) || len(res.Hits) > MaxLimit {
 			t.Fatalf("Search(%q): total %d, %d hits", text, res.Total, len(res.Hits))

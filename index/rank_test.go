@@ -180,11 +180,9 @@ func TestHostileQueriesStayCheap(t *testing.T) {
 			if _, err := ix.Lookup(context.Background(), q); err != nil {
 				t.Fatalf("Lookup: %v", err)
 			}
-			// Generous: a shared, loaded CI machine; the point is to catch
-			// a blow-up (seconds), not to time the common case.
-			if d := time.Since(start); d > 2*time.Second {
-				t.Errorf("took %v", d)
-			}
+			// Logged, never asserted: tests do not fail on wall-clock
+			// time. The bounds that keep these inputs cheap (clause caps,
+			// word and segment limits) are tested where they are set.
 			t.Logf("%v", time.Since(start))
 		})
 	}

@@ -190,9 +190,9 @@ func TestDatasetCannotEscape(t *testing.T) {
 	}
 	start := time.Now()
 	ds, err := errkb.Load(srcs...)
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("loading took %v: was the 1 GiB file read?", took)
-	}
+	// The 1 GiB file must be refused by its size, unread: the problem
+	// checked below says so. The time is logged, never asserted.
+	t.Logf("loading the hostile folder took %v", time.Since(start))
 	var probs errkb.Problems
 	if !errors.As(err, &probs) {
 		t.Fatalf("Load: %v, want problems", err)
