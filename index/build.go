@@ -29,7 +29,10 @@ const progressEvery = 10000
 // segment on one core, and on disk waits for the segment to be written,
 // so one goroutine per CPU sends batches to keep every core busy; each
 // also extracts its records' part of the tables.
-func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *slog.Logger) (*tableParts, error) {
+//
+// On disk, w (see diskWrites) tracks the batches bleve has yet to write;
+// in memory it is nil.
+func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *diskWrites, log *slog.Logger) (*tableParts, error) {
 	start := time.Now()
 	recs := ds.Records
 	parts := make([]recordTables, len(recs))
@@ -57,7 +60,9 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *s
 					}
 					parts[lo+i] = newRecordTables(r, wrapped)
 				}
+				w.track(b)
 				if err := bi.Batch(b); err != nil {
+					w.untrack()
 					fail(fmt.Errorf("index batch: %w", err))
 					return
 				}
@@ -73,6 +78,11 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *s
 		})
 	}
 	wg.Wait()
+	if failed.Load() == nil {
+		if err := w.wait(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if p := failed.Load(); p != nil {
 		return nil, *p
 	}
