@@ -1,5 +1,13 @@
 package index
 
+import (
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/errkb/errkb"
+)
+
 // The decide stage: ranked []*evidence -> a confident match or none. A
 // lookup redirects only when the first record's strongest evidence names
 // one error and no other record's evidence is as strong.
@@ -57,7 +65,7 @@ func (e *evidence) tier() (tier, strength int) {
 // other record has evidence of the same tier and strength or more. A code
 // naming one record while the message found names another with more text
 // is a conflict, not a match.
-func decide(a *candidates, ranked []*evidence) (*evidence, string) {
+func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 	if len(ranked) == 0 {
 		return nil, ""
 	}
@@ -67,6 +75,7 @@ func decide(a *candidates, ranked []*evidence) (*evidence, string) {
 		return nil, ""
 	}
 	m1 := c.messageWeight()
+	byMessage := t1 == tierPattern // the message found decides
 	for _, e := range a.found {
 		if e == c {
 			continue
@@ -81,7 +90,12 @@ func decide(a *candidates, ranked []*evidence) (*evidence, string) {
 			return nil, ""
 		case t1 >= tierName && t == tierPattern && e.pattern.weight > c.pattern.weight:
 			return nil, ""
+		case t == t1 && t == tierName:
+			byMessage = true
 		}
+	}
+	if os.Getenv("PREC_OFF") == "" && byMessage && (!c.pattern.full && ix.insideAnother(c, a.found) || !c.pattern.whole && ix.heldAround(c, a.u.segments, ranked)) {
+		return nil, ""
 	}
 	reason := c.reason(t1)
 	if t1 == tierName && m1 > 0 {
@@ -89,6 +103,214 @@ func decide(a *candidates, ranked []*evidence) (*evidence, string) {
 	}
 	return c, reason
 }
+
+// A message found in part of a segment is the error of the whole line
+// only when nothing else in the evidence says the line is another error
+// that holds it. Two cases are not the one error the message names:
+//
+//   - insideAnother: another record's message, found as typed, fills a
+//     whole segment of the text, so this message is a value in one of its
+//     holes ("snapshot failed: {err}" filled with "permission denied") or
+//     sits beside it. The line is two errors, the outer one as raised and
+//     this one as its cause; unless the dataset declares the wrap (then the
+//     wrapping record's message, filled in, is found whole and pins down
+//     more text), neither is the answer alone, and search shows both.
+//   - heldAround: another record holds this one's message (wraps it with
+//     %w, as the dataset declares, or spells it out inside a longer
+//     message), its words explain more of the text than this record's,
+//     and the text goes on from this message with the words that record
+//     has there, though its own message was not found as typed: the line
+//     is that record's text with a value or a typo in it ("invalid mapping
+//     destination: the only mapping function allowed for import transforms
+//     is eu-west", where the wrapping record prints a literal
+//     "{{Wildcard()}}"), or the text is a run of that record's message
+//     that this one's is only a part of ("using invalid connection" inside
+//     "... using invalid connection type"). Words of a log line's context
+//     that an unrelated record happens to share say nothing either way.
+//
+// A whole-segment match counts only from a record whose holes take any
+// value: a record that declares the one error its %w wraps prints only
+// that, and is found by its filled-in message (see wrappedText). Nor does
+// one whose literal text this record's message spells out ("%w: invalid
+// subject" inside "sublist: invalid subject"), which is found inside it.
+func (ix *Index) insideAnother(c *evidence, found map[int32]*evidence) bool {
+	inner := ix.ds.Records[c.rec]
+	for _, e := range found {
+		if e == c || !e.pattern.full || e.pattern.corrected {
+			continue
+		}
+		outer := ix.ds.Records[e.rec]
+		if t, _ := e.tier(); t == tierPattern && len(outer.Wraps) == 0 && !spellsOut(inner, outer) {
+			return true
+		}
+	}
+	return false
+}
+
+// spellsOut reports whether every literal run of b's message, without a
+// leading client prefix, is in a's message, in order.
+func spellsOut(a, b *errkb.Record) bool {
+	pieces := templatePieces(b.ErrorMessage)
+	if _, rest, ok := clientPrefix(pieces); ok {
+		pieces = rest
+	}
+	msg := strings.ToLower(strings.Join(strings.Fields(a.ErrorMessage), " "))
+	n := 0
+	for _, pc := range pieces {
+		lit := strings.ToLower(strings.TrimSpace(pc.lit))
+		if pc.hole || alnumCount(lit) == 0 {
+			continue
+		}
+		i := strings.Index(msg, lit)
+		if i < 0 {
+			return false
+		}
+		msg, n = msg[i+len(lit):], n+alnumCount(lit)
+	}
+	return n > 0
+}
+
+func (ix *Index) heldAround(c *evidence, segments []string, ranked []*evidence) bool {
+	inner := ix.ds.Records[c.rec]
+	for _, e := range ranked {
+		if e != c && e.explained() >= c.explained()-1e-9 && continuedBy(segments, ix.ds.Records[e.rec], inner) {
+			return true
+		}
+	}
+	return false
+}
+
+// continuedBy reports whether the text goes on from inner's message the
+// way outer's message does: outer holds inner's longest literal run (or
+// wraps inner with %w, as the dataset declares), and in one of the
+// segments the word right before or right after that run is the word
+// outer's message has there, and not one inner's own message has there
+// ("nats: invalid subscription" is not continued by "nats: invalid
+// subscription type" for its "nats").
+func continuedBy(segments []string, outer, inner *errkb.Record) bool {
+	run := longestLiteral(inner.ErrorMessage)
+	if len(run) == 0 {
+		return false
+	}
+	ownBefore, ownAfter := around(templateWords(inner, nil), run)
+	var words [][]string
+	for _, seg := range segments {
+		words = append(words, wordsOf(seg))
+	}
+	seq := templateWords(outer, inner)
+	for _, i := range runsOf(seq, run) {
+		before, after := neighbours(seq, i, len(run))
+		for _, ws := range words {
+			for _, k := range runsOf(ws, run) {
+				b, a := neighbours(ws, k, len(run))
+				if before != "" && !slices.Contains(ownBefore, before) && sameWord(b, before) ||
+					after != "" && !slices.Contains(ownAfter, after) && sameWord(a, after) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// templateWords are the words of r's message; a hole is "", or the words of
+// wrapped's longest literal run when r wraps that record with %w.
+func templateWords(r, wrapped *errkb.Record) []string {
+	var seq []string
+	wraps := wrapped != nil && slices.Contains(r.Wraps, wrapped.ID)
+	for _, pc := range templatePieces(r.ErrorMessage) {
+		switch {
+		case pc.hole && pc.lit == "%w" && wraps:
+			seq = append(seq, longestLiteral(wrapped.ErrorMessage)...)
+		case pc.hole:
+			seq = append(seq, "")
+		default:
+			seq = append(seq, wordsOf(pc.lit)...)
+		}
+	}
+	return seq
+}
+
+// around lists the words right before and right after each occurrence of
+// run in seq.
+func around(seq, run []string) (before, after []string) {
+	for _, i := range runsOf(seq, run) {
+		b, a := neighbours(seq, i, len(run))
+		before, after = append(before, b), append(after, a)
+	}
+	return before, after
+}
+
+// neighbours are the words right before and right after seq[i:i+n], or
+// "" at an end.
+func neighbours(seq []string, i, n int) (before, after string) {
+	if i > 0 {
+		before = seq[i-1]
+	}
+	if i+n < len(seq) {
+		after = seq[i+n]
+	}
+	return before, after
+}
+
+// sameWord reports whether a word of the text is w, or w with one typo
+// when w is long enough (5 letters or more) for one edit not to make
+// another word.
+func sameWord(typed, w string) bool {
+	return typed == w || len(w) >= 5 && editDistance(typed, w) <= 1
+}
+
+// editDistance is the Levenshtein distance between two short words.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// longestLiteral is the words of the longest literal run of a message,
+// without a leading client prefix ("nats: ").
+func longestLiteral(msg string) []string {
+	pieces := templatePieces(msg)
+	if _, rest, ok := clientPrefix(pieces); ok {
+		pieces = rest
+	}
+	var best []string
+	for _, pc := range pieces {
+		if w := wordsOf(pc.lit); !pc.hole && len(w) > len(best) {
+			best = w
+		}
+	}
+	return best
+}
+
+// runsOf returns where run occurs in words.
+func runsOf(words, run []string) []int {
+	var out []int
+	for i := 0; i+len(run) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(run)], run) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// explained is the part of the word cover that measures how much of the
+// query the record's message and names explain (see textCover).
+func (e *evidence) explained() float64 { return e.text - e.textLen }
 
 // messageWeight is the literal text of the record's pattern found as typed,
 // or 0 when that is too little to count.

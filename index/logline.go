@@ -89,6 +89,6 @@ func (ix *Index) identifyByTables(u *understood, corrections int) (m *evidence, 
 	if len(ranked) > maxEvidenceDocs || ranked[0].sortScore <= textOnlyCeiling {
 		return nil, "", false
 	}
-	m, reason = decide(c, ranked)
+	m, reason = ix.decide(c, ranked)
 	return m, reason, true
 }
