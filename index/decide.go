@@ -172,41 +172,79 @@ func spellsOut(a, b *errkb.Record) bool {
 
 func (ix *Index) heldAround(c *evidence, segments []string, ranked []*evidence) bool {
 	inner := ix.ds.Records[c.rec]
+	before, after := continuations(segments, inner)
+	if len(before)+len(after) == 0 {
+		return false
+	}
 	for _, e := range ranked {
-		if e != c && e.explained() >= c.explained()-1e-9 && continuedBy(segments, ix.ds.Records[e.rec], inner) {
+		if e != c && e.explained() >= c.explained()-1e-9 && continuedBy(before, after, ix.ds.Records[e.rec], inner) {
 			return true
 		}
 	}
 	return false
 }
 
-// continuedBy reports whether the text goes on from inner's message the
-// way outer's message does: outer holds inner's longest literal run (or
-// wraps inner with %w, as the dataset declares), and in one of the
-// segments the word right before or right after that run is the word
-// outer's message has there, and not one inner's own message has there
-// ("nats: invalid subscription" is not continued by "nats: invalid
-// subscription type" for its "nats").
-func continuedBy(segments []string, outer, inner *errkb.Record) bool {
-	run := longestLiteral(inner.ErrorMessage)
-	if len(run) == 0 {
+// mayBeHeld reports whether a record found by text search alone could
+// make heldAround refuse c: c was found by part of the text, and the text
+// goes on from its message. Identify, which asks no text search, leaves
+// such lines to Lookup.
+func (ix *Index) mayBeHeld(c *evidence, u *understood) bool {
+	if c.pattern.whole || c.pattern.weight == 0 {
 		return false
 	}
-	ownBefore, ownAfter := around(templateWords(inner, nil), run)
-	var words [][]string
-	for _, seg := range segments {
-		words = append(words, wordsOf(seg))
+	before, after := continuations(u.segments, ix.ds.Records[c.rec])
+	return len(before)+len(after) > 0
+}
+
+// continuations are the words the text has right before and right after
+// the longest literal run of inner's message, wherever the run occurs in
+// the segments, leaving out the words inner's own message has there
+// ("nats" before "invalid subscription" of "nats: invalid
+// subscription"). A word before counts only when white space or a key's
+// '=' is all that lies between ("using invalid connection",
+// "description=consumer already exists"): context a log line prints
+// before a message is set off with ": ".
+func continuations(segments []string, inner *errkb.Record) (before, after []string) {
+	run := longestLiteral(inner.ErrorMessage)
+	if len(run) == 0 {
+		return nil, nil
 	}
+	ownBefore, ownAfter := around(templateWords(inner, nil), run)
+	for _, seg := range segments {
+		spans := wordSpans(seg)
+		words := make([]string, len(spans))
+		for i, sp := range spans {
+			words[i] = strings.ToLower(seg[sp[0]:sp[1]])
+		}
+		for _, k := range runsOf(words, run) {
+			b, a := neighbours(words, k, len(run))
+			if b != "" && !slices.Contains(ownBefore, b) && strings.Trim(seg[spans[k-1][1]:spans[k][0]], " \t=") == "" {
+				before = append(before, b)
+			}
+			if a != "" && !slices.Contains(ownAfter, a) {
+				after = append(after, a)
+			}
+		}
+	}
+	return before, after
+}
+
+// continuedBy reports whether outer's message goes on from inner's
+// longest literal run (or from inner, when outer wraps it with %w, as the
+// dataset declares) with one of the words the text has there.
+func continuedBy(before, after []string, outer, inner *errkb.Record) bool {
+	run := longestLiteral(inner.ErrorMessage)
 	seq := templateWords(outer, inner)
 	for _, i := range runsOf(seq, run) {
-		before, after := neighbours(seq, i, len(run))
-		for _, ws := range words {
-			for _, k := range runsOf(ws, run) {
-				b, a := neighbours(ws, k, len(run))
-				if before != "" && !slices.Contains(ownBefore, before) && sameWord(b, before) ||
-					after != "" && !slices.Contains(ownAfter, after) && sameWord(a, after) {
-					return true
-				}
+		b, a := neighbours(seq, i, len(run))
+		for _, w := range before {
+			if b != "" && sameWord(w, b) {
+				return true
+			}
+		}
+		for _, w := range after {
+			if a != "" && sameWord(w, a) {
+				return true
 			}
 		}
 	}

@@ -90,5 +90,10 @@ func (ix *Index) identifyByTables(u *understood, corrections int) (m *evidence, 
 		return nil, "", false
 	}
 	m, reason = ix.decide(c, ranked)
+	if m != nil && ix.mayBeHeld(m, c.u) {
+		// A record that holds this message and goes on from it as the
+		// text does may be found by text search alone (see heldAround).
+		return nil, "", false
+	}
 	return m, reason, true
 }
