@@ -1,7 +1,6 @@
 package index
 
 import (
-	"os"
 	"slices"
 	"strings"
 
@@ -94,7 +93,7 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 			byMessage = true
 		}
 	}
-	if os.Getenv("PREC_OFF") == "" && byMessage && (!c.pattern.full && ix.insideAnother(c, a.found) || !c.pattern.whole && ix.heldAround(c, a.u.segments, ranked)) {
+	if byMessage && (ix.insideAnother(c, a.found) || !c.pattern.whole && ix.heldAround(c, a.u.segments, ranked)) {
 		return nil, ""
 	}
 	reason := c.reason(t1)
@@ -108,10 +107,11 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 // only when nothing else in the evidence says the line is another error
 // that holds it. Two cases are not the one error the message names:
 //
-//   - insideAnother: another record's message, found as typed, fills a
-//     whole segment of the text, so this message is a value in one of its
-//     holes ("snapshot failed: {err}" filled with "permission denied") or
-//     sits beside it. The line is two errors, the outer one as raised and
+//   - insideAnother: another record's message, found as typed, spans a
+//     longer part of the text that holds this one's (a trailing hole
+//     taking in the rest of its segment), so this message is a value in
+//     one of its holes ("snapshot failed: {err}" filled with "permission
+//     denied"). The line is two errors, the outer one as raised and
 //     this one as its cause; unless the dataset declares the wrap (then the
 //     wrapping record's message, filled in, is found whole and pins down
 //     more text), neither is the answer alone, and search shows both.
@@ -128,15 +128,14 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 //     "... using invalid connection type"). Words of a log line's context
 //     that an unrelated record happens to share say nothing either way.
 //
-// A whole-segment match counts only from a record whose holes take any
-// value: a record that declares the one error its %w wraps prints only
+// The outer match counts only from a record whose holes take any value: a record that declares the one error its %w wraps prints only
 // that, and is found by its filled-in message (see wrappedText). Nor does
 // one whose literal text this record's message spells out ("%w: invalid
 // subject" inside "sublist: invalid subject"), which is found inside it.
 func (ix *Index) insideAnother(c *evidence, found map[int32]*evidence) bool {
 	inner := ix.ds.Records[c.rec]
 	for _, e := range found {
-		if e == c || !e.pattern.full || e.pattern.corrected {
+		if e == c || e.pattern.corrected || !spansOver(e.pattern.text, c.pattern.text) {
 			continue
 		}
 		outer := ix.ds.Records[e.rec]
@@ -146,6 +145,31 @@ func (ix *Index) insideAnother(c *evidence, found map[int32]*evidence) bool {
 	}
 	return false
 }
+
+// spansOver reports whether outer, a matched text, holds inner and more,
+// or starts before inner and ends inside it: a hole followed by literal
+// text ("'%s'") stops at the first place that text occurs, which may be
+// inside the message filling the hole.
+func spansOver(outer, inner string) bool {
+	if inner == "" || outer == inner {
+		return false
+	}
+	return strings.Contains(outer, inner) || overlapAtEnd(outer, inner)
+}
+
+// overlapAtEnd reports whether outer ends with the start of inner, a word
+// or more of it, and begins before it. Only the last maxOverlap bytes are
+// tried, so a pasted page costs no more than a line.
+func overlapAtEnd(outer, inner string) bool {
+	for k := min(len(outer)-1, len(inner)-1, maxOverlap); k > 0; k-- {
+		if strings.HasSuffix(outer, inner[:k]) {
+			return alnumCount(inner[:k]) >= minWholePatternWeight
+		}
+	}
+	return false
+}
+
+const maxOverlap = 256
 
 // spellsOut reports whether every literal run of b's message, without a
 // leading client prefix, is in a's message, in order.

@@ -54,6 +54,10 @@ type patternHit struct {
 	// stripped: found without the pattern's leading "name: " (the client's
 	// "nats: " prefix), so weight leaves that prefix out.
 	stripped bool
+	// text is the part of the segment the pattern spans, a trailing hole
+	// taking in the rest of it: decide tells by it whether one record's
+	// message lies inside another's.
+	text string
 }
 
 // parsedPattern is one pattern of one record, split into pieces.
@@ -483,10 +487,14 @@ func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected
 			if loc == nil {
 				continue
 			}
-			full := loc[0] == 0 && (loc[1] == len(seg) || trailingHole)
+			end := loc[1]
+			if trailingHole {
+				end = len(seg)
+			}
+			full := loc[0] == 0 && end == len(seg)
 			rec := ps.rec[mi]
 			openStart, openEnd := ps.open(mi)
-			h := patternHit{weight: int(ps.weight[mi]), full: full, whole: full && i == 0, corrected: corrected, bounded: bounded(seg, loc[0], loc[1], openStart, openEnd)}
+			h := patternHit{weight: int(ps.weight[mi]), full: full, whole: full && i == 0, corrected: corrected, bounded: bounded(seg, loc[0], loc[1], openStart, openEnd), text: seg[loc[0]:end]}
 			if p := ps.prefix(mi); p > 0 && loc[2] < 0 {
 				h.weight -= p
 				h.stripped = true
