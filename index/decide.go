@@ -93,7 +93,7 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 			byMessage = true
 		}
 	}
-	if byMessage && (ix.insideAnother(c, a.found) || !c.pattern.whole && ix.heldAround(c, a.u.segments, ranked)) {
+	if byMessage && (ix.insideAnother(c, a.u.segments, a.found) || !c.pattern.whole && ix.heldAround(c, a.u.segments, ranked)) {
 		return nil, ""
 	}
 	reason := c.reason(t1)
@@ -132,10 +132,10 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 // that, and is found by its filled-in message (see wrappedText). Nor does
 // one whose literal text this record's message spells out ("%w: invalid
 // subject" inside "sublist: invalid subject"), which is found inside it.
-func (ix *Index) insideAnother(c *evidence, found map[int32]*evidence) bool {
+func (ix *Index) insideAnother(c *evidence, segments []string, found map[int32]*evidence) bool {
 	inner := ix.ds.Records[c.rec]
 	for _, e := range found {
-		if e == c || e.pattern.corrected || !spansOver(e.pattern.text, c.pattern.text) {
+		if e == c || e.pattern.corrected || !spansOver(e.pattern.text, c.pattern.text, segments) {
 			continue
 		}
 		outer := ix.ds.Records[e.rec]
@@ -150,20 +150,23 @@ func (ix *Index) insideAnother(c *evidence, found map[int32]*evidence) bool {
 // or starts before inner and ends inside it: a hole followed by literal
 // text ("'%s'") stops at the first place that text occurs, which may be
 // inside the message filling the hole.
-func spansOver(outer, inner string) bool {
+func spansOver(outer, inner string, segments []string) bool {
 	if inner == "" || outer == inner {
 		return false
 	}
-	return strings.Contains(outer, inner) || overlapAtEnd(outer, inner)
+	return strings.Contains(outer, inner) || overlapAtEnd(outer, inner, segments)
 }
 
 // overlapAtEnd reports whether outer ends with the start of inner, a word
-// or more of it, and begins before it. Only the last maxOverlap bytes are
-// tried, so a pasted page costs no more than a line.
-func overlapAtEnd(outer, inner string) bool {
+// or more of it, and begins before it: the two overlap that way in one of
+// the segments. Only the last maxOverlap bytes are tried, so a pasted page
+// costs no more than a line.
+func overlapAtEnd(outer, inner string, segments []string) bool {
 	for k := min(len(outer)-1, len(inner)-1, maxOverlap); k > 0; k-- {
 		if strings.HasSuffix(outer, inner[:k]) {
-			return alnumCount(inner[:k]) >= minWholePatternWeight
+			// The longest overlap only: it is the one the texts share.
+			joined := outer[:len(outer)-k] + inner
+			return alnumCount(inner[:k]) >= minWholePatternWeight && slices.ContainsFunc(segments, func(seg string) bool { return strings.Contains(seg, joined) })
 		}
 	}
 	return false
@@ -242,16 +245,27 @@ func continuations(segments []string, inner *errkb.Record) (before, after []stri
 		}
 		for _, k := range runsOf(words, run) {
 			b, a := neighbours(words, k, len(run))
-			if b != "" && !slices.Contains(ownBefore, b) && strings.Trim(seg[spans[k-1][1]:spans[k][0]], " \t=") == "" {
+			if continues(b, ownBefore) && strings.Trim(seg[spans[k-1][1]:spans[k][0]], " \t=") == "" {
 				before = append(before, b)
 			}
-			if a != "" && !slices.Contains(ownAfter, a) {
+			if continues(a, ownAfter) {
 				after = append(after, a)
 			}
 		}
 	}
 	return before, after
 }
+
+// continues reports whether w, a word of the text next to a message,
+// may be the text of a longer message: not the message's own word there,
+// nor the value of a hole it has there, nor a value itself (a word with a
+// digit: an id, a count, a pid).
+func continues(w string, own []string) bool {
+	return w != "" && !slices.Contains(own, w) && !slices.Contains(own, hole) && !strings.ContainsAny(w, "0123456789")
+}
+
+// hole stands for a hole among a template's words.
+const hole = "*"
 
 // continuedBy reports whether outer's message goes on from inner's
 // longest literal run (or from inner, when outer wraps it with %w, as the
@@ -262,12 +276,12 @@ func continuedBy(before, after []string, outer, inner *errkb.Record) bool {
 	for _, i := range runsOf(seq, run) {
 		b, a := neighbours(seq, i, len(run))
 		for _, w := range before {
-			if b != "" && sameWord(w, b) {
+			if b != "" && b != hole && sameWord(w, b) {
 				return true
 			}
 		}
 		for _, w := range after {
-			if a != "" && sameWord(w, a) {
+			if a != "" && a != hole && sameWord(w, a) {
 				return true
 			}
 		}
@@ -275,7 +289,7 @@ func continuedBy(before, after []string, outer, inner *errkb.Record) bool {
 	return false
 }
 
-// templateWords are the words of r's message; a hole is "", or the words of
+// templateWords are the words of r's message; a hole is hole, or the words of
 // wrapped's longest literal run when r wraps that record with %w.
 func templateWords(r, wrapped *errkb.Record) []string {
 	var seq []string
@@ -285,7 +299,7 @@ func templateWords(r, wrapped *errkb.Record) []string {
 		case pc.hole && pc.lit == "%w" && wraps:
 			seq = append(seq, longestLiteral(wrapped.ErrorMessage)...)
 		case pc.hole:
-			seq = append(seq, "")
+			seq = append(seq, hole)
 		default:
 			seq = append(seq, wordsOf(pc.lit)...)
 		}
