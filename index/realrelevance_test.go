@@ -45,15 +45,15 @@ type floors struct {
 // realSuites are the committed real-record suites: records made by
 // scripts/realrecords, and records errkb extract made from nats.go v1.37.0
 // and nats-server v2.10.22, each with queries from scripts/relevancequeries.
-// The floors are what is reached on the held-out halves; the goal for
-// precision is 1.000 (see docs/search.md).
+// The floors are what is reached on the held-out halves: errkb is never
+// confidently wrong on the first suite's (see docs/search.md).
 var realSuites = []struct {
 	dir    string
 	min    int // queries
 	floors floors
 }{
-	{realSuiteDefault, 3000, floors{top1: 0.99, top1PerKind: 0.97, precision: 0.997, coverageNamed: 0.95}},
-	{"../testdata/extractrelevance", 8000, floors{top1: 0.98, top1PerKind: 0.94, precision: 0.996, coverageNamed: 0.97}},
+	{realSuiteDefault, 3000, floors{top1: 0.99, top1PerKind: 0.97, precision: 1, coverageNamed: 0.95}},
+	{"../testdata/extractrelevance", 8000, floors{top1: 0.98, top1PerKind: 0.94, precision: 0.999, coverageNamed: 0.97}},
 }
 
 // provenanceHidden hides each project's _source.json, which holds where
