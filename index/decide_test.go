@@ -440,3 +440,48 @@ func wholeMessages(recs []*errkb.Record) []wholeMessage {
 	wholeMessageCache.Store(recs[0], out)
 	return out
 }
+
+// TestWhereAMessageSits checks the text tests the two rules read, on
+// fictional records.
+func TestWhereAMessageSits(t *testing.T) {
+	spans := []struct {
+		outer, inner, seg string
+		want              bool
+	}{
+		{"snapshot failed: permission denied", "permission denied", "snapshot failed: permission denied", true},
+		{"parse error: 'bad options for '", "bad options for 'keys'", "parse error: 'bad options for 'keys''", true},
+		{"invalid subject", "subject filter 'x' for the source: invalid subject", "subject filter 'x' for the source: invalid subject", false},
+		{"permission denied", "permission denied", "permission denied", false},
+	}
+	for _, c := range spans {
+		if got := spansOver(c.outer, c.inner, []string{c.seg}); got != c.want {
+			t.Errorf("spansOver(%q, %q) = %v, want %v", c.outer, c.inner, got, c.want)
+		}
+	}
+	rec := func(id, msg string, wraps ...string) *errkb.Record {
+		return &errkb.Record{ID: id, ErrorMessage: msg, Wraps: wraps}
+	}
+	inner := rec("a", "quota exceeded")
+	conts := []struct {
+		outer *errkb.Record
+		text  string
+		want  bool
+	}{
+		{rec("b", "%w: retry after the window closes", "a"), "quota exceeded: retry after the widnow closes", true},
+		{rec("b", "%w: retry after the window closes", "a"), "Error: reload: quota exceeded", false},
+		{rec("c", "daily quota exceeded for tenant %s"), "daily quota exceeded", true},
+		{rec("c", "daily quota exceeded for tenant %s"), "request 7f3a91 quota exceeded", false},
+		{rec("c", "daily quota exceeded for tenant %s"), "backup: quota exceeded", false},
+		{rec("d", "nats: quota exceeded soon"), "nats: quota exceeded", false},
+	}
+	for _, c := range conts {
+		before, after := continuations([]string{c.text}, inner)
+		if got := continuedBy(before, after, c.outer, inner); got != c.want {
+			t.Errorf("%q continued by %q: %v, want %v (words before %q, after %q)", c.text, c.outer.ErrorMessage, got, c.want, before, after)
+		}
+	}
+	own := rec("e", "nats: quota exceeded")
+	if before, after := continuations([]string{"nats: quota exceeded"}, own); len(before)+len(after) > 0 {
+		t.Errorf("a message's own prefix counts as text going on from it: %q %q", before, after)
+	}
+}
