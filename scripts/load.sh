@@ -152,30 +152,39 @@ curl -sf -o "$WORK/www$PAGE" "http://127.0.0.1:$PORT_ERRKB$PAGE"
 curl -sf -o "$WORK/www$API" "http://127.0.0.1:$PORT_ERRKB$API"
 gzip -9 -k -f "$WORK/www$PAGE" "$WORK/www$API"
 echo "page $(wc -c <"$WORK/www$PAGE") bytes ($(wc -c <"$WORK/www$PAGE.gz") gzipped), API record $(wc -c <"$WORK/www$API") bytes"
+# nginx as a peer of errkb: as many workers as errkb has CPUs (GOMAXPROCS),
+# the same headers (security headers, a request id, Vary, Cache-Control,
+# ETag), keep-alive, and its access log buffered as errkb buffers its
+# request log (64 KiB, written at least every 100 ms; cmd/errkb/logbuf.go).
+HDRS='add_header Cache-Control "public, max-age=300"; add_header Content-Security-Policy "default-src '"'self'"'; object-src '"'none'"'; base-uri '"'none'"'; frame-ancestors '"'none'"'"; add_header Cross-Origin-Opener-Policy same-origin; add_header Referrer-Policy no-referrer; add_header X-Content-Type-Options nosniff; add_header X-Frame-Options DENY; add_header X-Xss-Protection 0; add_header X-Request-Id $request_id;'
 cat >"$WORK/nginx.conf" <<EOF
-worker_processes auto;
+worker_processes $(nproc);
 pid $WORK/nginx.pid;
 error_log $WORK/nginx-error.log;
 events { worker_connections 1024; }
 http {
-    access_log $WORK/nginx-access.log;
+    access_log $WORK/nginx-access.log combined buffer=64k flush=100ms;
     sendfile on;
     tcp_nopush on;
     keepalive_requests 100000;
     etag on;
     gzip_static on;
+    server_tokens off;
     server {
         listen 127.0.0.1:$PORT_NGINX;
         root $WORK/www;
         types { }
-        location /errors/ { default_type "text/html; charset=utf-8"; add_header Cache-Control "public, max-age=300"; }
-        location /api/    { default_type "application/json; charset=utf-8"; add_header Cache-Control "public, max-age=300"; }
+        location /errors/ { default_type "text/html; charset=utf-8"; $HDRS add_header Vary "Accept, Accept-Encoding"; }
+        location /api/    { default_type "application/json; charset=utf-8"; $HDRS add_header Vary Accept-Encoding; }
     }
 }
 EOF
 "$NGINX" -c "$WORK/nginx.conf" -p "$WORK"
 sleep 0.3
 cmp <(curl -sf "http://127.0.0.1:$PORT_NGINX$PAGE") <(curl -sf "http://127.0.0.1:$PORT_ERRKB$PAGE") && echo "nginx and errkb serve the same page bytes"
+for u in "$PAGE" "$API"; do
+	echo "$u headers: nginx $(curl -sf -o /dev/null -D - "http://127.0.0.1:$PORT_NGINX$u" | wc -c) bytes, errkb $(curl -sf -o /dev/null -D - "http://127.0.0.1:$PORT_ERRKB$u" | wc -c) bytes"
+done
 
 for sv in "${servers[@]}"; do # cache the page and the record
 	curl -sf -o /dev/null "http://127.0.0.1:${sv##*:}$PAGE"
