@@ -197,12 +197,39 @@ rps() { # rps URL [header]: requests/s reported by wrk
 	wrk "${args[@]}" "$1" | awk '/Requests\/sec/{print int($2)}'
 }
 
+# pids_of PORT: the processes serving PORT: nginx's workers, or errkb.
+pids_of() {
+	case $1 in
+	"$PORT_NGINX") pgrep -P "$(cat "$WORK/nginx.pid")" ;;
+	"$PORT_ERRKB") pgrep -P "$new_pid" ;;
+	"$PORT_BASE") pgrep -P "$base_pid" ;;
+	esac
+}
+
+# cpu_ticks PID...: user plus system CPU time they used, in clock ticks.
+cpu_ticks() { for p in "$@"; do cut -d')' -f2 /proc/"$p"/stat; done | awk '{t += $12 + $13} END {print t + 0}'; }
+
+# measure PORT URL [header]: "req/s CPU-µs-per-request" of the server on
+# PORT while wrk fetches URL. CPU per request depends less than req/s on
+# what else runs on the machine: compare both.
+measure() {
+	local pids t0 t1 n
+	pids=$(pids_of "$1")
+	# shellcheck disable=SC2086
+	t0=$(cpu_ticks $pids)
+	n=$(rps "$2" "${3:-}")
+	# shellcheck disable=SC2086
+	t1=$(cpu_ticks $pids)
+	echo "$n $(echo "($t1 - $t0) * 1000000 / $(getconf CLK_TCK) / ($n * ${DURATION%s})" | bc)"
+}
+
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 ratios() {
 echo "== wrk -t1 -c$CONNS -d$DURATION, $ROUNDS rounds, alternating servers; medians last"
-printf '%-22s %10s' "what" "nginx"
-for sv in "${servers[@]}"; do printf ' %14s %7s' "${sv%:*}" "ratio"; done
+echo "req/s, and CPU µs per request (cpu) with its ratio nginx/errkb: what the req/s ratio would be on equal CPU"
+printf '%-22s %10s %5s' "what" "nginx" "cpu"
+for sv in "${servers[@]}"; do printf ' %14s %7s %5s %7s' "${sv%:*}" "ratio" "cpu" "ratio"; done
 echo
 for what in page api page-gzip; do
 	case $what in
@@ -212,20 +239,22 @@ for what in page api page-gzip; do
 	esac
 	declare -A got=()
 	for r in $(seq "$ROUNDS"); do
-		n=$(rps "http://127.0.0.1:$PORT_NGINX$path" "$hdr")
-		got[nginx]+=" $n"
-		printf '%-22s %10s' "$what (round $r)" "$n"
+		read -r n nc < <(measure "$PORT_NGINX" "http://127.0.0.1:$PORT_NGINX$path" "$hdr")
+		got[nginx]+=" $n" got[cnginx]+=" $nc"
+		printf '%-22s %10s %5s' "$what (round $r)" "$n" "$nc"
 		for sv in "${servers[@]}"; do
-			e=$(rps "http://127.0.0.1:${sv##*:}$path" "$hdr")
+			read -r e ec < <(measure "${sv##*:}" "http://127.0.0.1:${sv##*:}$path" "$hdr")
 			ratio=$(echo "scale=3; $e / $n" | bc)
-			got[$sv]+=" $e" got[r$sv]+=" $ratio"
-			printf ' %14s %7.2f' "$e" "$ratio"
+			cratio=$(echo "scale=3; $nc / $ec" | bc)
+			got[$sv]+=" $e" got[r$sv]+=" $ratio" got[c$sv]+=" $ec" got[cr$sv]+=" $cratio"
+			printf ' %14s %7.2f %5s %7.2f' "$e" "$ratio" "$ec" "$cratio"
 		done
 		echo
 	done
-	printf '%-22s %10s' "$what (median)" "$(echo "${got[nginx]}" | median)"
+	printf '%-22s %10s %5s' "$what (median)" "$(echo "${got[nginx]}" | median)" "$(echo "${got[cnginx]}" | median)"
 	for sv in "${servers[@]}"; do
-		printf ' %14s %7.2f' "$(echo "${got[$sv]}" | median)" "$(echo "${got[r$sv]}" | median)"
+		printf ' %14s %7.2f %5s %7.2f' "$(echo "${got[$sv]}" | median)" "$(echo "${got[r$sv]}" | median)" \
+			"$(echo "${got[c$sv]}" | median)" "$(echo "${got[cr$sv]}" | median)"
 	done
 	echo
 	unset got

@@ -150,3 +150,61 @@ func httpRequest(t testing.TB, target string) *http.Request {
 	}
 	return r
 }
+
+// BenchmarkWireCached fetches a cached page over one keep-alive loopback
+// connection through net/http, as a client does: what it allocates per
+// request is net/http's and the fast path's (the client reads raw bytes).
+func BenchmarkWireCached(b *testing.B) {
+	for _, kind := range []struct {
+		name, prefix, header string
+		coalesce             bool
+	}{
+		{"page", "/errors/", "", true},
+		{"page/plain-listener", "/errors/", "", false},
+		{"api", "/api/v1/errors/", "", true},
+		{"page/gzip", "/errors/", "Accept-Encoding: gzip\r\n", true},
+	} {
+		b.Run(kind.name, func(b *testing.B) {
+			s := benchServer(b, 1000)
+			addr, _ := wireServer(b, s, kind.coalesce)
+			raw := []byte("GET " + kind.prefix + s.ds.Records[0].Path() + " HTTP/1.1\r\nHost: localhost\r\n" + kind.header + "\r\n")
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			br := bufio.NewReaderSize(c, 64<<10)
+			buf := make([]byte, 64<<10)
+			fetch := func() {
+				if _, err := c.Write(raw); err != nil {
+					b.Fatal(err)
+				}
+				n := -1
+				for {
+					line, err := br.ReadSlice('\n')
+					if err != nil {
+						b.Fatal(err)
+					}
+					if len(line) <= 2 {
+						break
+					}
+					if v, ok := strings.CutPrefix(string(line), "Content-Length: "); ok {
+						fmt.Sscan(v, &n)
+					}
+				}
+				if n < 0 {
+					b.Fatal("no Content-Length")
+				}
+				if _, err := io.ReadFull(br, buf[:n]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			fetch()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				fetch()
+			}
+		})
+	}
+}
