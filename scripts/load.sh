@@ -10,9 +10,11 @@
 #      revision (default main), errkb built from that revision, side by side;
 #      copies one error page and one API record, byte for byte as errkb
 #      serves them, into an nginx root (and their gzip -9 forms for
-#      gzip_static), starts nginx on 127.0.0.1,
+#      gzip_static), starts nginx on 127.0.0.1 with errkb's headers, one
+#      worker per CPU and an access log buffered like errkb's request log,
 #   4. runs wrk against nginx and each errkb, alternating, and prints
-#      requests/s and the ratio errkb/nginx for each URL,
+#      requests/s and the ratio errkb/nginx for each URL, with the CPU
+#      time each server spent per request and the ratio nginx/errkb of it,
 #   5. for each errkb: page requests/s calm and while a second wrk floods it
 #      with a fresh Host on every request (scripts/forged-host.lua), and the
 #      cached page's p99 calm and while one client floods search with 8 KiB
