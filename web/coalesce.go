@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync/atomic"
 )
 
 // Writing one answer in one system call.
@@ -53,7 +54,7 @@ type coalescingConn struct {
 	held   []byte      // the first write while corked; reused
 	bufs   net.Buffers // the writev argument; a field so it does not escape per call
 	vec    [2][]byte
-	writes int // write and writev calls made, for tests
+	writes atomic.Int64 // write and writev calls made, for tests
 }
 
 func connOf(r *http.Request) *coalescingConn {
@@ -63,7 +64,7 @@ func connOf(r *http.Request) *coalescingConn {
 
 func (c *coalescingConn) Write(p []byte) (int, error) {
 	if !c.corked {
-		c.writes++
+		c.writes.Add(1)
 		return c.Conn.Write(p)
 	}
 	if len(c.held) == 0 {
@@ -74,7 +75,7 @@ func (c *coalescingConn) Write(p []byte) (int, error) {
 	held := len(c.held)
 	c.vec = [2][]byte{c.held, p}
 	c.bufs = c.vec[:]
-	c.writes++
+	c.writes.Add(1)
 	n, err := c.bufs.WriteTo(c.Conn) // writev(2) on a TCP connection
 	c.held, c.vec, c.bufs = c.held[:0], [2][]byte{}, nil
 	return max(int(n)-held, 0), err
@@ -89,7 +90,7 @@ func (c *coalescingConn) uncork() error {
 	if len(c.held) == 0 {
 		return nil
 	}
-	c.writes++
+	c.writes.Add(1)
 	_, err := c.Conn.Write(c.held)
 	c.held = c.held[:0]
 	return err
