@@ -122,6 +122,19 @@ func TestCoalescingListenerSameBytesFewerWrites(t *testing.T) {
 		}
 	}
 
+	// Answers that end the connection, one connection each.
+	for _, raw := range []string{
+		"GET " + page + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+		"GET " + page + " HTTP/1.0\r\nHost: localhost\r\n\r\n",
+		"GET " + api + " HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n",
+	} {
+		w := wireVolatile.ReplaceAllString(exchange(t, plain, []string{raw})[0], "$1: -")
+		g := wireVolatile.ReplaceAllString(exchange(t, coal, []string{raw})[0], "$1: -")
+		if w != g {
+			t.Errorf("%q: answers differ with coalescing:\nwithout: %.600q\nwith:    %.600q", raw, w, g)
+		}
+	}
+
 	// Large 200s of cached answers: one write each.
 	one := []string{"GET " + page + " HTTP/1.1\r\nHost: localhost\r\n\r\n", "GET " + api + " HTTP/1.1\r\nHost: localhost\r\n\r\n"}
 	before := 0
