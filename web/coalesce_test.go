@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // wireServer serves s on loopback, through CoalescingListener when
@@ -54,6 +55,10 @@ func exchange(t testing.TB, addr string, reqs []string) []string {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	// A short answer fails the test rather than hang it.
+	if err := c.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
 	br := bufio.NewReader(c)
 	var out []string
 	for _, raw := range reqs {
