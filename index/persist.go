@@ -194,6 +194,7 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 		}
 	}()
 	bdir := filepath.Join(tmp, bleveDirName)
+	defer buildGC(ds.Len())()
 	writes, config, forget := newDiskWrites(bdir)
 	defer forget()
 	bi, err := bleve.NewUsing(bdir, newMapping(), scorch.Name, scorch.Name, config)
