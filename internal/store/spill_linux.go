@@ -3,12 +3,11 @@
 package store
 
 import (
+	"encoding/binary"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"syscall"
-	"unsafe"
 
 	"github.com/errkb/errkb"
 )
@@ -27,18 +26,18 @@ const spillMin = 64
 // Record's fields keep their types and meaning; only where their bytes
 // live changes.
 type spillFile struct {
-	mu   sync.Mutex
-	f    *os.File
-	off  int64
-	maps [][]byte
-	refs map[*errkb.Record][]spillRef // where each record's fields went, for snapshots
+	mu    sync.Mutex
+	f     *os.File
+	off   int64
+	maps  [][]byte
+	saved map[*errkb.Record]savedRecord // each record's entry, for snapshots
 }
 
-// spillRef places one spilled field: Field 0 is Raw, field k > 0 is
-// errkb.SpillableStrings(r)[k-1].
-type spillRef struct {
-	Field    int
-	Off, Len int64
+// savedRecord is what a snapshot's record table keeps of one record (see
+// codec_linux.go).
+type savedRecord struct {
+	entry []byte
+	holes []errkb.RawHole
 }
 
 // newSpillFile creates the file in dir. It keeps its name while loading
@@ -49,50 +48,33 @@ func newSpillFile(dir string) (*spillFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spill file: %w", err)
 	}
-	return &spillFile{f: f, refs: make(map[*errkb.Record][]spillRef)}, nil
+	return &spillFile{f: f, saved: make(map[*errkb.Record]savedRecord)}, nil
 }
 
-// spill moves recs' raw JSON and large text fields into the file and
-// points the records at a read-only mapping of it.
+// spill moves recs' raw JSON and text fields into the file, laid out as
+// a snapshot keeps them (encodeRecord), and points the records at a
+// read-only mapping of it.
 func (sf *spillFile) spill(recs []*errkb.Record) error {
-	type ref struct {
-		rec      *errkb.Record
-		str      *string // nil for Raw
-		field    int
-		off, len int
-	}
+	var (
+		buf    []byte
+		bodies = make([][]byte, len(recs))
+		offs   = make([]int, len(recs))
+		holes  []errkb.RawHole
+		fields []*string
+	)
 	// Sized up front: grown by append, the buffer cost five times the
-	// bytes spilled in allocations.
+	// bytes spilled in allocations. A blob is about its raw JSON's size.
 	size := 0
 	for _, r := range recs {
-		size += len(r.Raw)
-		for _, p := range errkb.SpillableStrings(r) {
-			if len(*p) >= spillMin {
-				size += len(*p)
-			}
-		}
+		size += len(r.Raw) + len(r.Raw)/16 + 64
 	}
-	var (
-		buf  = make([]byte, 0, size)
-		refs []ref
-	)
-	for _, r := range recs {
-		rawOff := len(buf)
-		refs = append(refs, ref{rec: r, off: rawOff, len: len(r.Raw)})
-		buf = append(buf, r.Raw...)
-		for k, p := range errkb.SpillableStrings(r) {
-			if len(*p) < spillMin {
-				continue
-			}
-			// A field without JSON escapes (prose on one line, URLs) is
-			// spelled out in the raw JSON already: point there.
-			off := rawOff + indexIn(r.Raw, *p)
-			if off < rawOff {
-				off = len(buf)
-				buf = append(buf, *p...)
-			}
-			refs = append(refs, ref{rec: r, str: p, field: k + 1, off: off, len: len(*p)})
-		}
+	buf = make([]byte, 0, size)
+	for i, r := range recs {
+		blob, body, h := encodeRecord(r, fields)
+		offs[i] = len(buf)
+		buf = append(buf, blob...)
+		bodies[i] = body
+		holes = append(holes, h...)
 	}
 	if len(buf) == 0 {
 		return nil
@@ -110,41 +92,23 @@ func (sf *spillFile) spill(recs []*errkb.Record) error {
 		return fmt.Errorf("spill file: map: %w", err)
 	}
 	smallPages(mem)
-	sf.mu.Lock()
-	sf.maps = append(sf.maps, mem)
-	for _, rf := range refs {
-		sf.refs[rf.rec] = append(sf.refs[rf.rec], spillRef{Field: rf.field, Off: off + int64(rf.off), Len: int64(rf.len)})
+	d := decoder{mem: mem, memOff: off, holes: holes}
+	saved := make([]savedRecord, len(recs))
+	for i, r := range recs {
+		entry := binary.AppendUvarint(make([]byte, 0, len(bodies[i])+5), uint64(off)+uint64(offs[i]))
+		entry = append(entry, bodies[i]...)
+		if _, err := d.decode(r, entry); err != nil {
+			return fmt.Errorf("spill file: %w", err) // a bug: the entry was just made
+		}
+		saved[i] = savedRecord{entry: entry, holes: r.RawHoles()}
 	}
-	sf.mu.Unlock()
-	for _, rf := range refs {
-		b := mem[rf.off : rf.off+rf.len : rf.off+rf.len]
-		if rf.str == nil {
-			rf.rec.Raw = b
-			continue
-		}
-		if rf.len > 0 {
-			*rf.str = unsafe.String(&b[0], rf.len)
-		}
+	sf.mu.Lock()
+	defer sf.mu.Unlock()
+	sf.maps = append(sf.maps, mem)
+	for i, r := range recs {
+		sf.saved[r] = saved[i]
 	}
 	return nil
-}
-
-// indexIn returns where s occurs in raw, or -1. It looks for a short
-// prefix, which the runtime finds with vector instructions, and checks the
-// rest only there.
-func indexIn(raw []byte, s string) int {
-	prefix := s[:min(len(s), 32)]
-	for from := 0; ; {
-		i := strings.Index(unsafe.String(unsafe.SliceData(raw[from:]), len(raw)-from), prefix)
-		if i < 0 {
-			return -1
-		}
-		i += from
-		if len(raw)-i >= len(s) && string(raw[i:i+len(s)]) == s {
-			return i
-		}
-		from = i + 1
-	}
 }
 
 // smallPages asks the kernel to map m's file pages one by one. The page
@@ -166,8 +130,8 @@ func (sf *spillFile) release() {
 }
 
 // done ends loading: the file loses its name unless saveSnapshot renamed
-// it (the mapping stays valid either way) and the refs are dropped.
+// it (the mapping stays valid either way) and the entries are dropped.
 func (sf *spillFile) done() {
 	_ = os.Remove(sf.f.Name())
-	sf.refs = nil
+	sf.saved = nil
 }
