@@ -1,16 +1,45 @@
 package errkb
 
-// A storage engine may keep a record's raw JSON with the values of some
-// string fields cut out ("holes"): code and Markdown values are then held
-// once, decoded, instead of twice (decoded for pages and escaped in the raw
-// JSON for the API). RawJSON splices the escaped values back. A hole is
-// cut only where AppendJSONString reproduces the cut bytes exactly, so the
-// API serves the record byte for byte as it was given.
+import (
+	"encoding/binary"
+	"errors"
+)
 
-// RawHole is one cut: the escaped value of TextFields(r)[Field] goes at
-// byte At of the kept bytes (between the value's quotes).
-type RawHole struct {
-	At, Field uint32
+// A storage engine may keep a record's raw JSON with parts cut out
+// ("holes") that it can put back exactly: the escaped values of string
+// fields, which are then held once, decoded, instead of twice (decoded
+// for pages and escaped in the raw JSON for the API), and the known keys
+// ("errorMessage":), which every record repeats. RawJSON splices them
+// back. A value is cut only where AppendJSONString reproduces the cut
+// bytes exactly, so the API serves the record byte for byte as it was
+// given.
+//
+// The holes are encoded as pairs of uvarints: the distance from the
+// previous hole's position in the kept bytes (from 0 for the first), and
+// what goes there: 2k for TextFields(r)[k], escaped, 2k+1 for
+// RawTokens[k].
+
+// RawTokens are the known keys as the raw JSON spells them, colon
+// included, in knownFields' order followed by the call sites' keys.
+var RawTokens = func() []string {
+	var ts []string
+	for _, f := range knownFields {
+		ts = append(ts, `"`+f.name+`":`)
+	}
+	for _, name := range callSiteFields {
+		ts = append(ts, `"`+name+`":`)
+	}
+	return ts
+}()
+
+// AppendRawHole appends the hole at distance gap from the previous one,
+// holding text field k (token false) or RawTokens[k] (token true).
+func AppendRawHole(b []byte, gap, k int, token bool) []byte {
+	what := uint64(k) << 1
+	if token {
+		what |= 1
+	}
+	return binary.AppendUvarint(binary.AppendUvarint(b, uint64(gap)), what)
 }
 
 // RawJSON is the record object exactly as it appeared in its file.
@@ -19,34 +48,76 @@ func (r *Record) RawJSON() []byte {
 		return r.Raw
 	}
 	fields := TextFields(r)
-	n := len(r.Raw)
-	for _, h := range r.holes {
-		if h.At > uint32(len(r.Raw)) || h.Field >= uint32(len(fields)) {
-			return r.Raw // not as SetRawWithHoles promised; never cut so
+	_, n, err := spliceHoles(nil, r.Raw, r.holes, fields, true)
+	if err != nil {
+		return r.Raw // not as SetRawWithHoles promised; never cut so
+	}
+	out, _, _ := spliceHoles(make([]byte, 0, n), r.Raw, r.holes, fields, false)
+	return out
+}
+
+var errHoles = errors.New("raw JSON holes out of range")
+
+// spliceHoles appends kept with the holes filled to out, or, when count
+// is set, only returns about the length that would have (at least it).
+func spliceHoles(out, kept, holes []byte, fields []*string, count bool) ([]byte, int, error) {
+	n, at, last := 0, uint64(0), uint64(0)
+	for len(holes) > 0 {
+		gap, i := binary.Uvarint(holes)
+		if i <= 0 {
+			return nil, 0, errHoles
 		}
-		n += len(*fields[h.Field]) + 8
+		what, j := binary.Uvarint(holes[i:])
+		if j <= 0 || gap > uint64(len(kept))-at {
+			return nil, 0, errHoles
+		}
+		holes = holes[i+j:]
+		at += gap
+		var s string
+		switch k := what >> 1; {
+		case what&1 == 1 && k < uint64(len(RawTokens)):
+			s = RawTokens[k]
+		case what&1 == 0 && k < uint64(len(fields)):
+			s = *fields[k]
+		default:
+			return nil, 0, errHoles
+		}
+		if count {
+			n += int(at-last) + len(s) + len(s)/4 + 16 // escapes are rare
+		} else {
+			out = append(out, kept[last:at]...)
+			if what&1 == 1 {
+				out = append(out, s...)
+			} else {
+				out = AppendJSONString(out, s)
+			}
+		}
+		last = at
 	}
-	out := make([]byte, 0, n)
-	last := uint32(0)
-	for _, h := range r.holes {
-		out = append(out, r.Raw[last:h.At]...)
-		out = AppendJSONString(out, *fields[h.Field])
-		last = h.At
+	if count {
+		return nil, n + len(kept) - int(last), nil
 	}
-	return append(out, r.Raw[last:]...)
+	out = append(out, kept[last:]...)
+	return out, len(out), nil
+}
+
+// CheckRawHoles reports whether holes, encoded as above, fit kept and
+// fields: what SetRawWithHoles requires.
+func CheckRawHoles(kept, holes []byte, fields []*string) error {
+	_, _, err := spliceHoles(nil, kept, holes, fields, true)
+	return err
 }
 
 // SetRawWithHoles sets the record's raw JSON as kept bytes and the holes
-// cut out of them. The caller has checked that every hole is in range, in
-// order (At non-decreasing, at most len(kept)) and names one of
-// TextFields(r); RawJSON then returns the original bytes.
-func (r *Record) SetRawWithHoles(kept []byte, holes []RawHole) {
+// cut out of them, which CheckRawHoles accepts; RawJSON then returns the
+// original bytes.
+func (r *Record) SetRawWithHoles(kept, holes []byte) {
 	r.Raw = kept
 	r.holes = holes
 }
 
-// RawHoles are the holes set by SetRawWithHoles.
-func (r *Record) RawHoles() []RawHole { return r.holes }
+// RawHoles are the encoded holes set by SetRawWithHoles.
+func (r *Record) RawHoles() []byte { return r.holes }
 
 // TextFields lists every string the record holds of its JSON, in a fixed
 // order: the string fields of knownFields that are present, each entry of

@@ -59,7 +59,7 @@ type Record struct {
 	// Raw is the record object as it appeared in its file, unless a
 	// storage engine cut holes out of it: read it through RawJSON.
 	Raw   json.RawMessage `json:"-"`
-	holes []RawHole
+	holes []byte
 	// DatasetVersion comes from the envelope; empty for a bare record.
 	DatasetVersion string `json:"-"`
 	// Source names the file and line the record was read from.

@@ -3,6 +3,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"slices"
@@ -13,24 +14,25 @@ import (
 )
 
 // A record is saved as a blob of bytes and an entry that says where its
-// fields are in the blob. The blob is the record's raw JSON with the
-// escaped values of code and Markdown fields cut out (see errkb.RawHole),
-// followed by the decoded text of those fields and of any other string
-// not spelled out verbatim in what is kept. Every string field then
-// points into the blob: decoding an entry copies no text, it only sets
-// string headers, and the text is held once, decoded.
+// fields are in the blob. The blob is the record's raw JSON with holes
+// (errkb.RawHoles): the escaped values of code and Markdown fields and the
+// known keys cut out; then the decoded text of those fields and of any
+// other string not spelled out verbatim in what is kept. Every string
+// field points into the blob: decoding an entry copies no text, it only
+// sets string headers, and the text is held once, decoded.
 //
 // An entry is a sequence of varints:
 //
-//	blob offset in the file, blob length, kept raw length, hole count,
+//	blob offset in the file, blob length, kept raw length, holes' length,
 //	presence flags, httpStatus, numericCode, lineNumber, sourceCodeStart,
 //	sourceCodeEnd, schemaVersion, source line,
 //	lengths of solutions, preventionTips, tags, wraps, wrappedBy, callSites,
 //	each call site's line number,
+//	the holes, as errkb encodes them,
 //	then for each of errkb.TextFields, datasetVersion and the source file:
-//	its length and, when not empty, its offset in the blob.
-//
-// The holes of all records are one array of errkb.RawHole, in record order.
+//	its length and, when not empty, its offset in the blob less the end of
+//	the previous string (fields mostly follow each other in the raw JSON,
+//	so this is a byte where the offset would be two).
 
 const (
 	hasHTTPStatus = 1 << iota
@@ -39,16 +41,66 @@ const (
 )
 
 // holeMin is the shortest value worth cutting out of the raw JSON.
-const holeMin = 16
+const holeMin = 8
+
+var tokenIndex = func() map[string]int {
+	m := make(map[string]int)
+	for k, t := range errkb.RawTokens {
+		if _, ok := m[t[1:len(t)-2]]; !ok {
+			m[t[1:len(t)-2]] = k
+		}
+	}
+	return m
+}()
+
+type cut struct {
+	at, n, k int
+	token    bool
+}
+
+// keyCuts finds the known keys in raw: strings followed by a colon.
+func keyCuts(raw []byte, cuts []cut) []cut {
+	open := -1
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(raw[i:], '"')
+		if j < 0 {
+			return cuts
+		}
+		i += j
+		if escapedAt(raw, i) {
+			continue
+		}
+		if open < 0 {
+			open = i
+			continue
+		}
+		if i+1 < len(raw) && raw[i+1] == ':' {
+			if k, ok := tokenIndex[string(raw[open+1:i])]; ok {
+				cuts = append(cuts, cut{at: open, n: i + 2 - open, k: k, token: true})
+			}
+		}
+		open = -1
+	}
+}
+
+// escapedAt reports whether the quote at i follows an odd number of
+// backslashes.
+func escapedAt(raw []byte, i int) bool {
+	n := 0
+	for i > 0 && raw[i-1] == '\\' {
+		n++
+		i--
+	}
+	return n%2 == 1
+}
 
 // encodeRecord lays out r (whose Raw is complete) as a blob, and returns
-// the blob, the entry without its first varint (the blob's offset in the
-// file, which the caller prepends) and the holes. fields is scratch space.
-func encodeRecord(r *errkb.Record, fields []*string) (blob, entry []byte, holes []errkb.RawHole) {
+// the blob and the entry without its first varint (the blob's offset in
+// the file, which the caller prepends). fields is scratch space.
+func encodeRecord(r *errkb.Record, fields []*string) (blob, entry []byte) {
 	raw := r.Raw
 	fields = errkb.AppendTextFields(fields[:0], r)
-	type cut struct{ at, n, field int }
-	var cuts []cut
+	cuts := keyCuts(raw, nil)
 	var esc []byte
 	for k, p := range fields {
 		s := *p
@@ -59,20 +111,24 @@ func encodeRecord(r *errkb.Record, fields []*string) (blob, entry []byte, holes 
 		esc = errkb.AppendJSONString(esc, s)
 		esc = append(esc, '"')
 		if i := indexIn(raw, unsafe.String(&esc[0], len(esc))); i >= 0 {
-			cuts = append(cuts, cut{i + 1, len(esc) - 2, k})
+			cuts = append(cuts, cut{at: i + 1, n: len(esc) - 2, k: k})
 		}
 	}
 	slices.SortFunc(cuts, func(a, b cut) int { return a.at - b.at })
 	blob = make([]byte, 0, len(raw)+len(raw)/8)
-	last := 0
+	var holes []byte
+	last, lastAt := 0, 0
 	holed := make([]bool, len(fields))
 	for _, c := range cuts {
 		if c.at < last {
-			continue // overlaps the previous cut: the value stays in raw
+			continue // overlaps the previous cut: these bytes stay
 		}
 		blob = append(blob, raw[last:c.at]...)
-		holes = append(holes, errkb.RawHole{At: uint32(len(blob)), Field: uint32(c.field)})
-		holed[c.field] = true
+		holes = errkb.AppendRawHole(holes, len(blob)-lastAt, c.k, c.token)
+		lastAt = len(blob)
+		if !c.token {
+			holed[c.k] = true
+		}
 		last = c.at + c.n
 	}
 	blob = append(blob, raw[last:]...)
@@ -88,7 +144,6 @@ func encodeRecord(r *errkb.Record, fields []*string) (blob, entry []byte, holes 
 	if r.ContentChangedAt != nil {
 		flags |= hasContentChangedAt
 	}
-	lenAt := len(entry) // blob length goes here once known
 	entry = binary.AppendUvarint(entry, uint64(kept))
 	entry = binary.AppendUvarint(entry, uint64(len(holes)))
 	entry = binary.AppendUvarint(entry, flags)
@@ -101,6 +156,8 @@ func encodeRecord(r *errkb.Record, fields []*string) (blob, entry []byte, holes 
 	for _, c := range r.CallSites {
 		entry = binary.AppendVarint(entry, int64(c.LineNumber))
 	}
+	entry = append(entry, holes...)
+	end := 0 // of the previous string in the blob
 	ref := func(s string, searchKept bool) {
 		entry = binary.AppendUvarint(entry, uint64(len(s)))
 		if s == "" {
@@ -108,21 +165,27 @@ func encodeRecord(r *errkb.Record, fields []*string) (blob, entry []byte, holes 
 		}
 		i := -1
 		if searchKept {
-			i = indexIn(blob, s)
+			// Most fields follow the previous one: look there first.
+			if i = indexIn(blob[min(end, len(blob)):], s); i >= 0 {
+				i += min(end, len(blob))
+			} else {
+				i = indexIn(blob, s)
+			}
 		}
 		if i < 0 {
 			i = len(blob)
 			blob = append(blob, s...)
 		}
-		entry = binary.AppendUvarint(entry, uint64(i))
+		entry = binary.AppendVarint(entry, int64(i-end))
+		end = i + len(s)
 	}
 	for k, p := range fields {
 		ref(*p, !holed[k])
 	}
 	ref(r.DatasetVersion, true)
 	ref(r.Source.File, true)
-	entry = slices.Insert(entry, lenAt, binary.AppendUvarint(nil, uint64(len(blob)))...)
-	return blob, entry, holes
+	entry = slices.Insert(entry, 0, binary.AppendUvarint(nil, uint64(len(blob)))...)
+	return blob, entry
 }
 
 func deref(p *int) int {
@@ -148,7 +211,6 @@ func needsEscape(s string) bool {
 type decoder struct {
 	mem    []byte
 	memOff int64
-	holes  []errkb.RawHole // not yet given to a record
 	fields []*string
 	strs   []string
 	sites  []errkb.CallSite
@@ -159,10 +221,11 @@ type decoder struct {
 var errEntry = errors.New("snapshot: damaged record entry")
 
 // decode sets *r from the entry at the start of b and returns the rest.
+// The record's holes point into b.
 func (d *decoder) decode(r *errkb.Record, b []byte) ([]byte, error) {
 	rd := entryReader{b: b}
 	blobOff, blobLen, kept := rd.uint(), rd.uint(), rd.uint()
-	nHoles, flags := rd.uint(), rd.uint()
+	holesLen, flags := rd.uint(), rd.uint()
 	var ints [7]int
 	for i := range ints {
 		ints[i] = rd.int()
@@ -173,7 +236,7 @@ func (d *decoder) decode(r *errkb.Record, b []byte) ([]byte, error) {
 		lens[i] = rd.uint()
 		total += lens[i]
 	}
-	if rd.err || total > uint64(len(b)) || nHoles > uint64(len(d.holes)) ||
+	if rd.err || total > uint64(len(b)) ||
 		blobOff < uint64(d.memOff) || blobLen > uint64(len(d.mem)) || blobOff-uint64(d.memOff) > uint64(len(d.mem))-blobLen || kept > blobLen {
 		return nil, errEntry
 	}
@@ -206,17 +269,24 @@ func (d *decoder) decode(r *errkb.Record, b []byte) ([]byte, error) {
 			r.CallSites[i].LineNumber = rd.int()
 		}
 	}
+	if rd.err || holesLen > uint64(len(rd.b)) {
+		return nil, errEntry
+	}
+	holes := rd.b[:holesLen:holesLen]
+	rd.b = rd.b[holesLen:]
 	d.fields = errkb.AppendTextFields(d.fields[:0], r)
+	end := int64(0)
 	str := func() string {
 		n := rd.uint()
 		if n == 0 || rd.err {
 			return ""
 		}
-		off := rd.uint()
-		if rd.err || n > blobLen || off > blobLen-n {
+		off := end + int64(rd.int())
+		if rd.err || n > blobLen || off < 0 || uint64(off) > blobLen-n {
 			rd.err = true
 			return ""
 		}
+		end = off + int64(n)
 		return unsafe.String(&blob[off], n)
 	}
 	for _, p := range d.fields {
@@ -227,14 +297,11 @@ func (d *decoder) decode(r *errkb.Record, b []byte) ([]byte, error) {
 	if rd.err {
 		return nil, errEntry
 	}
-	holes := d.holes[:nHoles:nHoles]
-	d.holes = d.holes[nHoles:]
-	at := uint32(0)
-	for _, h := range holes {
-		if h.At < at || uint64(h.At) > kept || int(h.Field) >= len(d.fields) {
-			return nil, errEntry
-		}
-		at = h.At
+	if err := errkb.CheckRawHoles(blob[:kept], holes, d.fields); err != nil {
+		return nil, errEntry
+	}
+	if len(holes) == 0 {
+		holes = nil
 	}
 	r.SetRawWithHoles(blob[:kept:kept], holes)
 	return rd.b, nil

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"unsafe"
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/internal/safefile"
@@ -34,9 +33,7 @@ import (
 // loading from the files.
 //
 // The .idx layout: magic, version and header length (uint32s), the
-// header (varints), zero padding to a multiple of 8, the holes
-// (errkb.RawHole, little-endian), the entries, and the CRC-32C of all
-// that (uint32).
+// header (varints), the entries, and the CRC-32C of all that (uint32).
 const snapshotVersion = 2
 
 const (
@@ -51,7 +48,6 @@ type snapshotHeader struct {
 	BinSize uint64
 	BinCRC  uint32
 	Count   uint64
-	Holes   uint64
 	Hash    string // the dataset's Hash
 	Files   manifest
 }
@@ -81,7 +77,7 @@ func loadSnapshotFile(idxName string, files []datasetFile) (*errkb.Dataset, erro
 			unmap(idx)
 		}
 	}()
-	hdr, holes, entries, err := parseIndex(idx)
+	hdr, entries, err := parseIndex(idx)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", idxName, err)
 	}
@@ -122,8 +118,9 @@ func loadSnapshotFile(idxName string, files []datasetFile) (*errkb.Dataset, erro
 			return nil, fmt.Errorf("snapshot: map: %w", err)
 		}
 		smallPages(mem)
+		randomPages(mem)
 	}
-	records, err := decodeRecords(mem, holes, entries, hdr.Count)
+	records, err := decodeRecords(mem, entries, hdr.Count)
 	checked = true
 	if cerr := <-crcDone; err != nil || cerr != nil {
 		unmap(mem)
@@ -136,13 +133,13 @@ func loadSnapshotFile(idxName string, files []datasetFile) (*errkb.Dataset, erro
 }
 
 // decodeRecords makes count records of the entries, pointing into mem.
-func decodeRecords(mem []byte, holes []errkb.RawHole, entries []byte, count uint64) ([]*errkb.Record, error) {
+func decodeRecords(mem []byte, entries []byte, count uint64) ([]*errkb.Record, error) {
 	if count > uint64(len(entries)) {
 		return nil, errEntry
 	}
 	recs := make([]errkb.Record, count)
 	ptrs := make([]*errkb.Record, count)
-	d := decoder{mem: mem, holes: holes}
+	d := decoder{mem: mem}
 	var err error
 	for i := range recs {
 		if entries, err = d.decode(&recs[i], entries); err != nil {
@@ -150,45 +147,38 @@ func decodeRecords(mem []byte, holes []errkb.RawHole, entries []byte, count uint
 		}
 		ptrs[i] = &recs[i]
 	}
-	if len(entries) != 0 || len(d.holes) != 0 {
+	if len(entries) != 0 {
 		return nil, errEntry
 	}
 	return ptrs, nil
 }
 
 // parseIndex checks an .idx file's frame and checksum and splits it.
-func parseIndex(b []byte) (hdr snapshotHeader, holes []errkb.RawHole, entries []byte, err error) {
+func parseIndex(b []byte) (hdr snapshotHeader, entries []byte, err error) {
 	if len(b) < 20 || string(b[:8]) != snapshotMagic {
-		return hdr, nil, nil, errors.New("not a snapshot")
+		return hdr, nil, errors.New("not a snapshot")
 	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != snapshotVersion {
-		return hdr, nil, nil, fmt.Errorf("snapshot version %d, want %d", v, snapshotVersion)
+		return hdr, nil, fmt.Errorf("snapshot version %d, want %d", v, snapshotVersion)
 	}
 	body := b[:len(b)-4]
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
-		return hdr, nil, nil, errors.New("snapshot table damaged (checksum)")
+		return hdr, nil, errors.New("snapshot table damaged (checksum)")
 	}
 	hlen := uint64(binary.LittleEndian.Uint32(b[12:]))
 	if hlen > uint64(len(body)-16) {
-		return hdr, nil, nil, errEntry
+		return hdr, nil, errEntry
 	}
 	rd := entryReader{b: body[16 : 16+hlen]}
 	hdr.Key = rd.string()
-	hdr.BinSize, hdr.Count, hdr.Holes = rd.uint(), rd.uint(), rd.uint()
+	hdr.BinSize, hdr.Count = rd.uint(), rd.uint()
 	hdr.BinCRC = uint32(rd.uint())
 	hdr.Hash = rd.string()
 	hdr.Files = readManifest(&rd)
 	if rd.err || len(rd.b) != 0 {
-		return hdr, nil, nil, errEntry
+		return hdr, nil, errEntry
 	}
-	at := (16 + hlen + 7) &^ 7
-	if hdr.Holes > uint64(len(body))/8 || at+hdr.Holes*8 > uint64(len(body)) {
-		return hdr, nil, nil, errEntry
-	}
-	if hdr.Holes > 0 {
-		holes = unsafe.Slice((*errkb.RawHole)(unsafe.Pointer(&body[at])), hdr.Holes)
-	}
-	return hdr, holes, body[at+hdr.Holes*8:], nil
+	return hdr, body[16+hlen:], nil
 }
 
 // saveSnapshot keeps sf under key as the snapshot of ds, made from files,
@@ -207,12 +197,8 @@ func saveSnapshot(dir, key string, ds *errkb.Dataset, sf *spillFile, files manif
 	if err := os.Rename(sf.f.Name(), binName); err != nil {
 		return err
 	}
-	var nHoles uint64
-	for _, r := range ds.Records {
-		nHoles += uint64(len(sf.saved[r].holes))
-	}
 	hdr := appendString(nil, key)
-	for _, v := range []uint64{uint64(n), uint64(ds.Len()), nHoles, uint64(sum)} {
+	for _, v := range []uint64{uint64(n), uint64(ds.Len()), uint64(sum)} {
 		hdr = binary.AppendUvarint(hdr, v)
 	}
 	hdr = appendString(hdr, ds.Hash())
@@ -224,26 +210,15 @@ func saveSnapshot(dir, key string, ds *errkb.Dataset, sf *spillFile, files manif
 		binary.LittleEndian.PutUint32(head[8:], snapshotVersion)
 		binary.LittleEndian.PutUint32(head[12:], uint32(len(hdr)))
 		head = append(head, hdr...)
-		head = append(head, make([]byte, (8-len(head)%8)%8)...)
 		if _, err := w.Write(head); err != nil {
 			return err
-		}
-		var hb [8]byte
-		for _, r := range ds.Records {
-			for _, hole := range sf.saved[r].holes {
-				binary.LittleEndian.PutUint32(hb[:], hole.At)
-				binary.LittleEndian.PutUint32(hb[4:], hole.Field)
-				if _, err := w.Write(hb[:]); err != nil {
-					return err
-				}
-			}
 		}
 		for _, r := range ds.Records {
 			e, ok := sf.saved[r]
 			if !ok {
 				return fmt.Errorf("record %s was not spilled", r.ID)
 			}
-			if _, err := w.Write(e.entry); err != nil {
+			if _, err := w.Write(e); err != nil {
 				return err
 			}
 		}
@@ -292,6 +267,7 @@ func mapFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("map %s: %w", path, err)
 	}
 	smallPages(m)
+	randomPages(m)
 	return m, nil
 }
 
@@ -315,4 +291,3 @@ func (rd *entryReader) string() string {
 	rd.b = rd.b[n:]
 	return s
 }
-
