@@ -30,7 +30,7 @@ import (
 // within racyWindow before the snapshot looked at it could still be
 // changed again within the same timestamp tick: such a file, and any
 // file without stat data (the embedded dataset), is hashed at every start.
-const racyWindow = 3 * time.Second
+var racyWindow = 3 * time.Second
 
 // datasetFile is one dataset file, or the binary, as found at start.
 type datasetFile struct {
