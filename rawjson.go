@@ -147,6 +147,29 @@ func AppendTextFields(ps []*string, r *Record) []*string {
 	return ps
 }
 
+// AppendTextFieldsSpillable appends, for each of TextFields(r), whether
+// it is one of SpillableStrings (prose or code, long enough to be worth
+// keeping out of the heap) to dst.
+func AppendTextFieldsSpillable(dst []bool, r *Record) []bool {
+	for _, f := range knownFields {
+		switch {
+		case f.str != nil:
+			if f.str(r) != nil {
+				dst = append(dst, f.spill)
+			}
+		case f.list != nil:
+			for range f.list(r) {
+				dst = append(dst, f.spill)
+			}
+		case f.kind == kindCallSites:
+			for range r.CallSites {
+				dst = append(dst, false, false, false)
+			}
+		}
+	}
+	return dst
+}
+
 // AppendJSONString appends s escaped as a JSON string's contents (without
 // the quotes): quote, backslash and control characters escaped the short
 // way where JSON has one, everything else, '<', '>', '&' and non-ASCII

@@ -139,7 +139,7 @@ func decodeRecords(mem []byte, entries []byte, count uint64) ([]*errkb.Record, e
 	}
 	recs := make([]errkb.Record, count)
 	ptrs := make([]*errkb.Record, count)
-	d := decoder{mem: mem}
+	d := decoder{mem: mem, heapShort: true}
 	var err error
 	for i := range recs {
 		if entries, err = d.decode(&recs[i], entries); err != nil {
