@@ -218,10 +218,10 @@ type decoder struct {
 	interned  map[string]string
 	spillable []bool
 	fields    []*string
-	strs   []string
-	sites  []errkb.CallSite
-	ints   []int
-	texts  []string
+	strs      []string
+	sites     []errkb.CallSite
+	ints      []int
+	texts     []string
 }
 
 var errEntry = errors.New("snapshot: damaged record entry")
