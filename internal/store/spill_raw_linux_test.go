@@ -20,14 +20,7 @@ func TestSpillHolesEscapedFields(t *testing.T) {
 	escaped := string(errkb.AppendJSONString(nil, code))
 	raw := `{"id":"a","triggerScenarios":"` + prose + `","sourceCode":"` + escaped + `"}`
 	r := &errkb.Record{ID: "a", TriggerScenarios: prose, SourceCode: code, Raw: []byte(raw)}
-	sf, err := newSpillFile(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sf.done()
-	if err := sf.spill([]*errkb.Record{r}); err != nil {
-		t.Fatal(err)
-	}
+	sf := spillOne(t, r)
 	if r.ID != "a" || r.TriggerScenarios != prose || r.SourceCode != code {
 		t.Fatal("spilled fields read differently")
 	}
@@ -50,17 +43,24 @@ func TestSpillKeepsEscapesItCannotReproduce(t *testing.T) {
 	code := "if a \u003c b {\n\treturn \"less\"\n}\n"
 	raw := `{"id":"b","sourceCode":"if a \u003c b {\n\treturn \"less\"\n}\n"}`
 	r := &errkb.Record{ID: "b", SourceCode: code, Raw: []byte(raw)}
+	spillOne(t, r)
+	if !strings.Contains(string(r.Raw), `\u003c b`) || string(r.RawJSON()) != raw || r.SourceCode != code {
+		t.Fatalf("kept %s, raw %s, code %q", r.Raw, r.RawJSON(), r.SourceCode)
+	}
+}
+
+// spillOne spills r into a spill file removed when the test ends.
+func spillOne(t *testing.T, r *errkb.Record) *spillFile {
+	t.Helper()
 	sf, err := newSpillFile(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sf.done()
+	t.Cleanup(sf.done)
 	if err := sf.spill([]*errkb.Record{r}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(r.Raw), `\u003c b`) || string(r.RawJSON()) != raw || r.SourceCode != code {
-		t.Fatalf("kept %s, raw %s, code %q", r.Raw, r.RawJSON(), r.SourceCode)
-	}
+	return sf
 }
 
 func sumLens(sf *spillFile) int64 {
