@@ -220,6 +220,9 @@ const maxSearchWordBytes = 64
 // textMatches asks bleve for the size best text matches plus the records
 // the tables found, under q's filters.
 func (ix *Index) textMatches(ctx context.Context, c *candidates, q Query, size int) error {
+	if ix.coverMatches(ctx, c, q, size) {
+		return nil
+	}
 	var should []query.Query
 	text := textQuery(c.searchWords())
 	if text != nil {
@@ -272,6 +275,17 @@ const maxEvidenceDocs = 100
 // gathered before bleve, at most maxEvidenceDocs. The window of hits grows
 // by as many, so text matches keep their places.
 func (ix *Index) evidenceIDs(a *candidates) []string {
+	recs := ix.evidenceRecs(a)
+	ids := make([]string, len(recs))
+	for i, r := range recs {
+		ids[i] = ix.ds.Records[r].ID
+	}
+	return ids
+}
+
+// evidenceRecs returns the records with the strongest evidence gathered
+// before the text search, at most maxEvidenceDocs.
+func (ix *Index) evidenceRecs(a *candidates) []int32 {
 	evs := make([]*evidence, 0, len(a.found))
 	for _, e := range a.found {
 		e.computeScore()
@@ -286,9 +300,9 @@ func (ix *Index) evidenceIDs(a *candidates) []string {
 		})
 		evs = evs[:maxEvidenceDocs]
 	}
-	ids := make([]string, len(evs))
+	recs := make([]int32, len(evs))
 	for i, e := range evs {
-		ids[i] = ix.ds.Records[e.rec].ID
+		recs[i] = e.rec
 	}
-	return ids
+	return recs
 }
