@@ -181,11 +181,17 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 			total++ // not counted among the word matches above
 		}
 	}
+	// Bleve's relevance adds at most 10, phrase and project 40 more: a
+	// record whose cover is further below the page's last one cannot
+	// reach the page, and its relevance is not asked for.
+	cut := best.nth(need) - 50
 	var ids []string
 	for _, cr := range best.recs {
 		if _, found := c.found[cr.rec]; !found {
 			hits = append(hits, textHit{rec: cr.rec})
-			ids = append(ids, ix.ds.Records[cr.rec].ID)
+			if 100*cr.text >= cut {
+				ids = append(ids, ix.ds.Records[cr.rec].ID)
+			}
 		}
 	}
 	c.hits, c.total = hits, total
@@ -264,6 +270,19 @@ func worse(a, b coverRec) bool {
 		return a.text < b.text
 	}
 	return a.rec > b.rec
+}
+
+// nth returns 100 times the n-th best cover kept (the worst when fewer).
+func (h *topCover) nth(n int) float64 {
+	texts := make([]float64, len(h.recs))
+	for i, c := range h.recs {
+		texts[i] = c.text
+	}
+	slices.Sort(texts)
+	if len(texts) == 0 {
+		return 0
+	}
+	return 100 * texts[max(len(texts)-n, 0)]
 }
 
 func (h *topCover) push(rec int32, text float64) {
