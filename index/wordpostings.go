@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
@@ -181,15 +182,25 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 			total++ // not counted among the word matches above
 		}
 	}
-	// Bleve's relevance adds at most 10, phrase and project 40 more: a
-	// record whose cover is further below the page's last one cannot
-	// reach the page, and its relevance is not asked for.
-	cut := best.nth(need) - 50
+	// Bleve's relevance adds at most 10 to a record's score: a record
+	// whose score without it is lower by more than that than the page's
+	// last one cannot reach the page, and its relevance is not asked for.
+	base := make([]float64, len(best.recs))
+	for i, cr := range best.recs {
+		base[i] = 100 * cr.text
+		if len(c.words) >= 2 && strings.Contains(ix.t.msgSeq(cr.rec), c.phrase) {
+			base[i] += 25
+		}
+		if c.projects != nil && c.projects[strings.ToLower(ix.ds.Records[cr.rec].Repo)] {
+			base[i] += 15
+		}
+	}
+	cut := nth(base, need) - 10 - 1e-6
 	var ids []string
-	for _, cr := range best.recs {
+	for i, cr := range best.recs {
 		if _, found := c.found[cr.rec]; !found {
 			hits = append(hits, textHit{rec: cr.rec})
-			if 100*cr.text >= cut {
+			if base[i] >= cut {
 				ids = append(ids, ix.ds.Records[cr.rec].ID)
 			}
 		}
@@ -272,17 +283,14 @@ func worse(a, b coverRec) bool {
 	return a.rec > b.rec
 }
 
-// nth returns 100 times the n-th best cover kept (the worst when fewer).
-func (h *topCover) nth(n int) float64 {
-	texts := make([]float64, len(h.recs))
-	for i, c := range h.recs {
-		texts[i] = c.text
-	}
-	slices.Sort(texts)
-	if len(texts) == 0 {
+// nth returns the n-th largest of v (the smallest when fewer).
+func nth(v []float64, n int) float64 {
+	if len(v) == 0 {
 		return 0
 	}
-	return 100 * texts[max(len(texts)-n, 0)]
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[max(len(s)-n, 0)]
 }
 
 func (h *topCover) push(rec int32, text float64) {
