@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/errkb/errkb"
 )
@@ -150,7 +151,7 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 		need = q.Offset + DefaultLimit
 	}
 	best := newTopCover(size)
-	total, strong := 0, 0
+	strong := 0
 	filtered := q.Repo != "" || q.Tag != "" || q.Severity != ""
 	for _, r := range s.touched {
 		if int(s.content[r]) < minContent || filtered && !passes(ix.ds.Records[r], q) {
@@ -163,7 +164,6 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 		if cw := ix.t.codeW.idf[r]; cw > 0 {
 			text += 0.25 * s.inCode[r] / cw
 		}
-		total++
 		if text > coverDecides {
 			strong++
 		}
@@ -178,9 +178,6 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 			continue
 		}
 		hits = append(hits, textHit{rec: r})
-		if int(s.content[r]) < minContent {
-			total++ // not counted among the word matches above
-		}
 	}
 	// Bleve's relevance adds at most 10 to a record's score: a record
 	// whose score without it is lower by more than that than the page's
@@ -205,8 +202,36 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 			}
 		}
 	}
-	c.hits, c.total = hits, total
-	return ix.scoreText(ctx, c, q, ids) == nil
+	c.hits = hits
+	if ix.scoreText(ctx, c, q, ids) != nil {
+		return false
+	}
+	total, err := ix.countText(ctx, c, q)
+	c.total = total
+	return err == nil
+}
+
+// countText counts the records the text query matches, as Search reports
+// them, without scoring any: bleve then merges the words' postings as
+// bitmaps instead of visiting every match.
+func (ix *Index) countText(ctx context.Context, c *candidates, q Query) (int, error) {
+	should := []query.Query{}
+	if text := textQuery(c.searchWords()); text != nil {
+		should = append(should, text)
+	}
+	if ids := ix.evidenceIDs(c); len(ids) > 0 {
+		should = append(should, bleve.NewDocIDQuery(ids))
+	}
+	if len(should) == 0 {
+		return 0, nil
+	}
+	req := bleve.NewSearchRequestOptions(ix.filtered(q, bleve.NewDisjunctionQuery(should...)), 0, 0, false)
+	req.Score = "none"
+	res, err := ix.bi.SearchInContext(ctx, req)
+	if err != nil {
+		return 0, err
+	}
+	return int(res.Total), nil
 }
 
 // scoreText asks bleve for its relevance of the records ids only, which
