@@ -211,10 +211,9 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 	return err == nil
 }
 
-// countText counts the records the text query matches, as Search reports
-// them, without scoring any: bleve then merges the words' postings as
-// bitmaps instead of visiting every match.
-func (ix *Index) countText(ctx context.Context, c *candidates, q Query) (int, error) {
+// countByBleve counts the records the text query matches, as Search
+// reports them, without scoring any.
+func (ix *Index) countByBleve(ctx context.Context, c *candidates, q Query) (int, error) {
 	should := []query.Query{}
 	if text := textQuery(c.searchWords()); text != nil {
 		should = append(should, text)
