@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/errkb/errkb"
@@ -59,11 +58,6 @@ func FuzzRecordPage(f *testing.F) {
 	})
 }
 
-var (
-	searchServerOnce sync.Once
-	searchServer     *Server
-)
-
 // FuzzSearchPage sends arbitrary query text through every route that takes
 // one, over a dataset whose records hold markup: never a 5xx, and no
 // script in any page, highlights included.
@@ -75,8 +69,9 @@ func FuzzSearchPage(f *testing.F) {
 		f.Add(s)
 	}
 	// Built with f, not with one input's t, whose cleanup would close the
-	// index under the inputs after it.
-	searchServerOnce.Do(func() { searchServer = newTestServer(f, Config{}) })
+	// index under the inputs after it; built anew for each run of the
+	// target (-count), since f's cleanup closes it at the end of one.
+	searchServer := newTestServer(f, Config{})
 	f.Fuzz(func(t *testing.T, q string) {
 		v := url.Values{"q": {q}}.Encode()
 		for _, target := range []string{"/search?" + v, "/api/v1/search?" + v, "/lookup?" + v, "/api/v1/lookup?" + v, "/errors/" + url.PathEscape(q)} {
