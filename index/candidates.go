@@ -26,6 +26,7 @@ type candidates struct {
 	idf         []float64         // each word's rarity, as the vocabulary has it
 	phrase      string            // the words joined by spaces, padded, for phrases
 	near        []fuzzyWord       // codes and classes near the query, for did-you-mean
+	nearOf      string            // the query whose near codes are still to be found; see nearList
 	// correctedText is the query with its typos corrected, when it had any.
 	correctedText string
 	projects      map[string]bool // lower-case repos whose name the query holds
