@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -20,6 +19,7 @@ import (
 type wordPostings struct {
 	msgOff, codeOff []uint32 // by word number; postings of word w are [off[w], off[w+1])
 	msg, code       []int32
+	idle            chan *coverScratch // scratches between queries
 }
 
 // of returns the records holding word number w in their message and in
@@ -34,7 +34,7 @@ func (p *wordPostings) of(w int) (msg, code []int32) {
 func (t *tables) postings() *wordPostings {
 	t.postingsOnce.Do(func() {
 		n := t.words.words.len()
-		p := &wordPostings{}
+		p := &wordPostings{idle: make(chan *coverScratch, maxIdleScratches)}
 		p.msgOff, p.msg = invert(t.msgW, n)
 		p.codeOff, p.code = invert(t.codeW, n)
 		t.wordPost = p
@@ -63,6 +63,11 @@ func invert(l wordLists, words int) ([]uint32, []int32) {
 	return off, recs
 }
 
+// maxIdleScratches bounds the scratches kept between queries: as many as
+// queries usually run at once on a small server (3 MB each at 100,000
+// records).
+const maxIdleScratches = 4
+
 // coverScratch is one query's per-record accumulators, reused across
 // queries so that a query touching tens of thousands of records allocates
 // nothing per record.
@@ -73,26 +78,32 @@ type coverScratch struct {
 	touched              []int32
 }
 
-var coverPool sync.Pool
-
-func getScratch(records int) *coverScratch {
-	s, _ := coverPool.Get().(*coverScratch)
-	if s == nil || len(s.inMsg) != records {
-		s = &coverScratch{
-			inMsg: make([]float64, records), inCode: make([]float64, records), inAny: make([]float64, records),
-			stamp: make([]int32, records), content: make([]uint8, records),
-		}
+// getScratch takes an idle scratch of p, or makes one. They are kept on
+// the postings rather than in a sync.Pool, which every collection empties:
+// at 100,000 records a scratch is 3 MB, and making one per query made
+// collections the largest cost of a query.
+func (p *wordPostings) getScratch(records int) *coverScratch {
+	select {
+	case s := <-p.idle:
+		return s
+	default:
 	}
-	return s
+	return &coverScratch{
+		inMsg: make([]float64, records), inCode: make([]float64, records), inAny: make([]float64, records),
+		stamp: make([]int32, records), content: make([]uint8, records),
+	}
 }
 
-// release clears what the query touched and returns s to the pool.
-func (s *coverScratch) release() {
+// putScratch clears what the query touched and keeps s for the next one.
+func (p *wordPostings) putScratch(s *coverScratch) {
 	for _, r := range s.touched {
 		s.inMsg[r], s.inCode[r], s.inAny[r], s.stamp[r], s.content[r] = 0, 0, 0, 0, 0
 	}
 	s.touched = s.touched[:0]
-	coverPool.Put(s)
+	select {
+	case p.idle <- s:
+	default:
+	}
 }
 
 // coverDecides is the word cover above which a record outranks every
@@ -115,8 +126,8 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 		return false
 	}
 	p := ix.t.postings()
-	s := getScratch(len(ix.ds.Records))
-	defer s.release()
+	s := p.getScratch(len(ix.ds.Records))
+	defer p.putScratch(s)
 	nContent := contentWords(c.words)
 	minContent := 1
 	if nContent >= 4 {
