@@ -221,7 +221,7 @@ const maxSearchWordBytes = 64
 // textMatches asks bleve for the size best text matches plus the records
 // the tables found, under q's filters.
 func (ix *Index) textMatches(ctx context.Context, c *candidates, q Query, size int) error {
-	if ix.coverMatches(ctx, c, q, size) {
+	if !textFromBleveOnly && ix.coverMatches(ctx, c, q, size) {
 		return nil
 	}
 	var should []query.Query
@@ -266,6 +266,10 @@ func (ix *Index) textMatches(ctx context.Context, c *candidates, q Query, size i
 	}
 	return nil
 }
+
+// textFromBleveOnly turns coverMatches off, for tests comparing it with
+// bleve's text search.
+var textFromBleveOnly = false
 
 // maxEvidenceDocs bounds how many records found by evidence outside bleve
 // join bleve's hits; a common identifier ("err_code" in many guards) can
