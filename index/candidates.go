@@ -111,7 +111,7 @@ func (ix *Index) findPatterns(c *candidates) {
 	}
 	for i, seg := range u.segments {
 		for _, ref := range ix.t.templates(normalizeText(seg)) {
-			h := patternHit{weight: ref.weight, full: true, whole: i == 0}
+			h := patternHit{weight: ref.weight, full: true, whole: i == 0, text: seg}
 			if better(h, hits[ref.rec]) {
 				hits[ref.rec] = h
 			}
