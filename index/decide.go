@@ -57,7 +57,7 @@ func (e *evidence) tier() (tier, strength int) {
 // other record has evidence of the same tier and strength or more. A code
 // naming one record while the message found names another with more text
 // is a conflict, not a match.
-func decide(a *candidates, ranked []*evidence) (*evidence, string) {
+func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 	if len(ranked) == 0 {
 		return nil, ""
 	}
@@ -67,6 +67,7 @@ func decide(a *candidates, ranked []*evidence) (*evidence, string) {
 		return nil, ""
 	}
 	m1 := c.messageWeight()
+	byMessage := t1 == tierPattern // the message found decides
 	for _, e := range a.found {
 		if e == c {
 			continue
@@ -81,7 +82,12 @@ func decide(a *candidates, ranked []*evidence) (*evidence, string) {
 			return nil, ""
 		case t1 >= tierName && t == tierPattern && e.pattern.weight > c.pattern.weight:
 			return nil, ""
+		case t == t1 && t == tierName:
+			byMessage = true
 		}
+	}
+	if byMessage && (ix.insideAnother(c, a.u.segments, a.found) || !c.pattern.whole && ix.heldAround(c, a.u.segments, ranked)) {
+		return nil, ""
 	}
 	reason := c.reason(t1)
 	if t1 == tierName && m1 > 0 {

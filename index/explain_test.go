@@ -15,6 +15,7 @@ var (
 	explainQuery = flag.String("explain", "", "print the evidence behind the ranking of this query over testdata/relevance")
 	explainScale = flag.Int("explain.scale", 0, "explain over the fixture scaled to this many records")
 	explainReal  = flag.Bool("explain.real", false, "explain over the real records of testdata/realrelevance")
+	explainSuite = flag.String("explain.suite", "", "explain over the records of this real-record suite's folder (its dataset/)")
 )
 
 // TestExplain prints how a query was understood and ranked, a tool for
@@ -30,6 +31,9 @@ func TestExplain(t *testing.T) {
 	var fsys fs.FS = os.DirFS("../testdata/relevance/dataset")
 	if *explainReal {
 		fsys = provenanceHidden{os.DirFS("../testdata/realrelevance/dataset")}
+	}
+	if *explainSuite != "" {
+		fsys = provenanceHidden{os.DirFS(*explainSuite + "/dataset")}
 	}
 	ds, err := errkb.Load(errkb.Source{Name: "relevance", FS: fsys})
 	if err != nil {

@@ -89,6 +89,11 @@ func (ix *Index) identifyByTables(u *understood, corrections int) (m *evidence, 
 	if len(ranked) > maxEvidenceDocs || ranked[0].sortScore <= textOnlyCeiling {
 		return nil, "", false
 	}
-	m, reason = decide(c, ranked)
+	m, reason = ix.decide(c, ranked)
+	if m != nil && ix.mayBeHeld(m, c.u) {
+		// A record that holds this message and goes on from it as the
+		// text does may be found by text search alone (see heldAround).
+		return nil, "", false
+	}
 	return m, reason, true
 }

@@ -39,7 +39,7 @@ func (ix *Index) Lookup(ctx context.Context, text string) (*LookupResult, error)
 	ranked := ix.rank(ix.weigh(c))
 	out := &LookupResult{DidYouMean: ix.didYouMean(c, ranked)}
 	var match *evidence
-	if m, reason := decide(c, ranked); m != nil {
+	if m, reason := ix.decide(c, ranked); m != nil {
 		match = m
 		out.Match, out.Reason = ix.ds.Records[m.rec], reason
 	}

@@ -54,6 +54,10 @@ type patternHit struct {
 	// stripped: found without the pattern's leading "name: " (the client's
 	// "nats: " prefix), so weight leaves that prefix out.
 	stripped bool
+	// text is the part of the segment the pattern spans, a trailing hole
+	// taking in the rest of it: decide tells by it whether one record's
+	// message lies inside another's.
+	text string
 }
 
 // parsedPattern is one pattern of one record, split into pieces.
@@ -363,9 +367,12 @@ func templateRegexp(pieces []piece) string {
 	return b.String()
 }
 
+// lazyHole is what a hole that may print anything becomes.
+const lazyHole = `.+?`
+
 func holeRegexp(verb string) string {
 	if strings.HasPrefix(verb, "{") {
-		return `.+?`
+		return lazyHole
 	}
 	switch verb[len(verb)-1] {
 	case 'd', 'i', 'u':
@@ -379,7 +386,7 @@ func holeRegexp(verb string) string {
 	case 'c':
 		return `.`
 	}
-	return `.+?`
+	return lazyHole
 }
 
 // requiredWords lists the words of literal runs that no placeholder can
@@ -466,6 +473,11 @@ func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected
 			return
 		}
 		runs++
+		// A template ending in a hole ("snapshot failed: {err}") takes in
+		// whatever text follows, though its lazy regexp stops after one
+		// letter: found at a segment's start, it is the whole segment. (The
+		// regexp may close a group after the hole; see compilePattern.)
+		trailingHole := strings.HasSuffix(strings.TrimSuffix(ps.expr.at(int(mi)), ")"), lazyHole)
 		for i, seg := range segments {
 			re := ps.regexp(mi)
 			if re == nil {
@@ -475,10 +487,14 @@ func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected
 			if loc == nil {
 				continue
 			}
-			full := loc[0] == 0 && loc[1] == len(seg)
+			end := loc[1]
+			if trailingHole {
+				end = len(seg)
+			}
+			full := loc[0] == 0 && end == len(seg)
 			rec := ps.rec[mi]
 			openStart, openEnd := ps.open(mi)
-			h := patternHit{weight: int(ps.weight[mi]), full: full, whole: full && i == 0, corrected: corrected, bounded: bounded(seg, loc[0], loc[1], openStart, openEnd)}
+			h := patternHit{weight: int(ps.weight[mi]), full: full, whole: full && i == 0, corrected: corrected, bounded: bounded(seg, loc[0], loc[1], openStart, openEnd), text: seg[loc[0]:end]}
 			if p := ps.prefix(mi); p > 0 && loc[2] < 0 {
 				h.weight -= p
 				h.stripped = true

@@ -23,6 +23,11 @@ import (
 // queries.json) instead of the committed ones, without floors.
 var realSuite = flag.String("relevance.real", realSuiteDefault, "folder of a real-record suite: dataset/ and queries.json")
 
+// tuningOnly scores the tuning halves alone, as when working on the
+// ranking: the held-out halves are not even run, so no figure of theirs
+// can steer a change.
+var tuningOnly = flag.Bool("relevance.tuning", false, "score only the tuning half of the real-record suites")
+
 const realSuiteDefault = "../testdata/realrelevance"
 
 type realQuery struct {
@@ -40,15 +45,15 @@ type floors struct {
 // realSuites are the committed real-record suites: records made by
 // scripts/realrecords, and records errkb extract made from nats.go v1.37.0
 // and nats-server v2.10.22, each with queries from scripts/relevancequeries.
-// The floors are what is reached on the held-out halves; the goal for
-// precision is 1.000 (see docs/search.md).
+// The floors are what is reached on the held-out halves: errkb is never
+// confidently wrong on the first suite's (see docs/search.md).
 var realSuites = []struct {
 	dir    string
 	min    int // queries
 	floors floors
 }{
-	{realSuiteDefault, 3000, floors{top1: 0.99, top1PerKind: 0.97, precision: 0.997, coverageNamed: 0.95}},
-	{"../testdata/extractrelevance", 8000, floors{top1: 0.98, top1PerKind: 0.94, precision: 0.996, coverageNamed: 0.97}},
+	{realSuiteDefault, 3000, floors{top1: 0.99, top1PerKind: 0.97, precision: 1, coverageNamed: 0.95}},
+	{"../testdata/extractrelevance", 8000, floors{top1: 0.98, top1PerKind: 0.94, precision: 0.999, coverageNamed: 0.97}},
 }
 
 // provenanceHidden hides each project's _source.json, which holds where
@@ -108,9 +113,14 @@ func checkRealSuite(t *testing.T, dir string, minQueries int, bars *floors) {
 		halves[q.Half] = append(halves[q.Half], q.labelled)
 	}
 	for _, h := range []string{"tune", "held"} {
+		if h == "held" && *tuningOnly {
+			continue
+		}
 		stats, all, misses := scoreRelevance(t, ix, halves[h], false)
 		t.Logf("%s, %s half:\n%s", filepath.Base(dir), h, relevanceTable(ix, stats, all))
-		if *showMisses {
+		if *showMisses && h != "held" {
+			// The held-out half is scored, never read: its misses are
+			// not shown, so nothing is tuned on them.
 			t.Log("\n" + strings.Join(misses, "\n"))
 		}
 		if h != "held" || bars == nil {

@@ -10,9 +10,11 @@
 #      revision (default main), errkb built from that revision, side by side;
 #      copies one error page and one API record, byte for byte as errkb
 #      serves them, into an nginx root (and their gzip -9 forms for
-#      gzip_static), starts nginx on 127.0.0.1,
+#      gzip_static), starts nginx on 127.0.0.1 with errkb's headers, one
+#      worker per CPU and an access log buffered like errkb's request log,
 #   4. runs wrk against nginx and each errkb, alternating, and prints
-#      requests/s and the ratio errkb/nginx for each URL,
+#      requests/s and the ratio errkb/nginx for each URL, with the CPU
+#      time each server spent per request and the ratio nginx/errkb of it,
 #   5. for each errkb: page requests/s calm and while a second wrk floods it
 #      with a fresh Host on every request (scripts/forged-host.lua), and the
 #      cached page's p99 calm and while one client floods search with 8 KiB
@@ -152,30 +154,39 @@ curl -sf -o "$WORK/www$PAGE" "http://127.0.0.1:$PORT_ERRKB$PAGE"
 curl -sf -o "$WORK/www$API" "http://127.0.0.1:$PORT_ERRKB$API"
 gzip -9 -k -f "$WORK/www$PAGE" "$WORK/www$API"
 echo "page $(wc -c <"$WORK/www$PAGE") bytes ($(wc -c <"$WORK/www$PAGE.gz") gzipped), API record $(wc -c <"$WORK/www$API") bytes"
+# nginx as a peer of errkb: as many workers as errkb has CPUs (GOMAXPROCS),
+# the same headers (security headers, a request id, Vary, Cache-Control,
+# ETag), keep-alive, and its access log buffered as errkb buffers its
+# request log (64 KiB, written at least every 100 ms; cmd/errkb/logbuf.go).
+HDRS='add_header Cache-Control "public, max-age=300"; add_header Content-Security-Policy "default-src '"'self'"'; object-src '"'none'"'; base-uri '"'none'"'; frame-ancestors '"'none'"'"; add_header Cross-Origin-Opener-Policy same-origin; add_header Referrer-Policy no-referrer; add_header X-Content-Type-Options nosniff; add_header X-Frame-Options DENY; add_header X-Xss-Protection 0; add_header X-Request-Id $request_id;'
 cat >"$WORK/nginx.conf" <<EOF
-worker_processes auto;
+worker_processes $(nproc);
 pid $WORK/nginx.pid;
 error_log $WORK/nginx-error.log;
 events { worker_connections 1024; }
 http {
-    access_log $WORK/nginx-access.log;
+    access_log $WORK/nginx-access.log combined buffer=64k flush=100ms;
     sendfile on;
     tcp_nopush on;
     keepalive_requests 100000;
     etag on;
     gzip_static on;
+    server_tokens off;
     server {
         listen 127.0.0.1:$PORT_NGINX;
         root $WORK/www;
         types { }
-        location /errors/ { default_type "text/html; charset=utf-8"; add_header Cache-Control "public, max-age=300"; }
-        location /api/    { default_type "application/json; charset=utf-8"; add_header Cache-Control "public, max-age=300"; }
+        location /errors/ { default_type "text/html; charset=utf-8"; $HDRS add_header Vary "Accept, Accept-Encoding"; }
+        location /api/    { default_type "application/json; charset=utf-8"; $HDRS add_header Vary Accept-Encoding; }
     }
 }
 EOF
 "$NGINX" -c "$WORK/nginx.conf" -p "$WORK"
 sleep 0.3
 cmp <(curl -sf "http://127.0.0.1:$PORT_NGINX$PAGE") <(curl -sf "http://127.0.0.1:$PORT_ERRKB$PAGE") && echo "nginx and errkb serve the same page bytes"
+for u in "$PAGE" "$API"; do
+	echo "$u headers: nginx $(curl -sf -o /dev/null -D - "http://127.0.0.1:$PORT_NGINX$u" | wc -c) bytes, errkb $(curl -sf -o /dev/null -D - "http://127.0.0.1:$PORT_ERRKB$u" | wc -c) bytes"
+done
 
 for sv in "${servers[@]}"; do # cache the page and the record
 	curl -sf -o /dev/null "http://127.0.0.1:${sv##*:}$PAGE"
@@ -188,12 +199,39 @@ rps() { # rps URL [header]: requests/s reported by wrk
 	wrk "${args[@]}" "$1" | awk '/Requests\/sec/{print int($2)}'
 }
 
+# pids_of PORT: the processes serving PORT: nginx's workers, or errkb.
+pids_of() {
+	case $1 in
+	"$PORT_NGINX") pgrep -P "$(cat "$WORK/nginx.pid")" ;;
+	"$PORT_ERRKB") pgrep -P "$new_pid" ;;
+	"$PORT_BASE") pgrep -P "$base_pid" ;;
+	esac
+}
+
+# cpu_ticks PID...: user plus system CPU time they used, in clock ticks.
+cpu_ticks() { for p in "$@"; do cut -d')' -f2 /proc/"$p"/stat; done | awk '{t += $12 + $13} END {print t + 0}'; }
+
+# measure PORT URL [header]: "req/s CPU-µs-per-request" of the server on
+# PORT while wrk fetches URL. CPU per request depends less than req/s on
+# what else runs on the machine: compare both.
+measure() {
+	local pids t0 t1 n
+	pids=$(pids_of "$1")
+	# shellcheck disable=SC2086
+	t0=$(cpu_ticks $pids)
+	n=$(rps "$2" "${3:-}")
+	# shellcheck disable=SC2086
+	t1=$(cpu_ticks $pids)
+	echo "$n $(echo "($t1 - $t0) * 1000000 / $(getconf CLK_TCK) / ($n * ${DURATION%s})" | bc)"
+}
+
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 ratios() {
 echo "== wrk -t1 -c$CONNS -d$DURATION, $ROUNDS rounds, alternating servers; medians last"
-printf '%-22s %10s' "what" "nginx"
-for sv in "${servers[@]}"; do printf ' %14s %7s' "${sv%:*}" "ratio"; done
+echo "req/s, and CPU µs per request (cpu) with its ratio nginx/errkb: what the req/s ratio would be on equal CPU"
+printf '%-22s %10s %5s' "what" "nginx" "cpu"
+for sv in "${servers[@]}"; do printf ' %14s %7s %5s %7s' "${sv%:*}" "ratio" "cpu" "ratio"; done
 echo
 for what in page api page-gzip; do
 	case $what in
@@ -203,20 +241,22 @@ for what in page api page-gzip; do
 	esac
 	declare -A got=()
 	for r in $(seq "$ROUNDS"); do
-		n=$(rps "http://127.0.0.1:$PORT_NGINX$path" "$hdr")
-		got[nginx]+=" $n"
-		printf '%-22s %10s' "$what (round $r)" "$n"
+		read -r n nc < <(measure "$PORT_NGINX" "http://127.0.0.1:$PORT_NGINX$path" "$hdr")
+		got[nginx]+=" $n" got[cnginx]+=" $nc"
+		printf '%-22s %10s %5s' "$what (round $r)" "$n" "$nc"
 		for sv in "${servers[@]}"; do
-			e=$(rps "http://127.0.0.1:${sv##*:}$path" "$hdr")
+			read -r e ec < <(measure "${sv##*:}" "http://127.0.0.1:${sv##*:}$path" "$hdr")
 			ratio=$(echo "scale=3; $e / $n" | bc)
-			got[$sv]+=" $e" got[r$sv]+=" $ratio"
-			printf ' %14s %7.2f' "$e" "$ratio"
+			cratio=$(echo "scale=3; $nc / $ec" | bc)
+			got[$sv]+=" $e" got[r$sv]+=" $ratio" got[c$sv]+=" $ec" got[cr$sv]+=" $cratio"
+			printf ' %14s %7.2f %5s %7.2f' "$e" "$ratio" "$ec" "$cratio"
 		done
 		echo
 	done
-	printf '%-22s %10s' "$what (median)" "$(echo "${got[nginx]}" | median)"
+	printf '%-22s %10s %5s' "$what (median)" "$(echo "${got[nginx]}" | median)" "$(echo "${got[cnginx]}" | median)"
 	for sv in "${servers[@]}"; do
-		printf ' %14s %7.2f' "$(echo "${got[$sv]}" | median)" "$(echo "${got[r$sv]}" | median)"
+		printf ' %14s %7.2f %5s %7.2f' "$(echo "${got[$sv]}" | median)" "$(echo "${got[r$sv]}" | median)" \
+			"$(echo "${got[c$sv]}" | median)" "$(echo "${got[cr$sv]}" | median)"
 	done
 	echo
 	unset got

@@ -44,8 +44,10 @@ func newAnswer(contentType string, body []byte, etag string, extra ...string) *a
 // http.ServeContent does for a resource with an ETag and no modification
 // time: a failed If-Match is 412; an If-None-Match holding the ETag, under
 // the weak comparison, is 304. HEAD gets the headers of GET and no body.
-// It returns the status written.
-func (a *answer) write(w http.ResponseWriter, r *http.Request) int {
+// It returns the status written. With cc (serveFast's connection, else
+// nil) a 200 whose head and body would leave in two writes leaves in one:
+// see coalesce.go.
+func (a *answer) write(w http.ResponseWriter, r *http.Request, cc *coalescingConn) int {
 	status, hdr := http.StatusOK, a.ok
 	if im := r.Header.Get("If-Match"); im != "" && !etagMatchesStrong(im, a.etag) {
 		status, hdr = http.StatusPreconditionFailed, a.notModified
@@ -61,12 +63,31 @@ func (a *answer) write(w http.ResponseWriter, r *http.Request) int {
 	for k, v := range hdr {
 		h[k] = v
 	}
-	w.WriteHeader(status)
-	if status == http.StatusOK && r.Method != http.MethodHead {
-		_, _ = w.Write(a.body)
+	if status != http.StatusOK || r.Method == http.MethodHead {
+		w.WriteHeader(status)
+		return status
 	}
+	f, ok := w.(http.Flusher)
+	if cc == nil || !ok || len(a.body) < corkMinBody {
+		w.WriteHeader(status)
+		_, _ = w.Write(a.body)
+		return status
+	}
+	// Flush while corked: net/http's last write of the answer happens
+	// here rather than after the handler returns. With Content-Length set
+	// that changes nothing else it writes.
+	cc.cork()
+	w.WriteHeader(status)
+	_, _ = w.Write(a.body)
+	f.Flush()
+	_ = cc.uncork() // a failed write also fails net/http's next read or write
 	return status
 }
+
+// corkMinBody is the body size from which corking may pay: smaller bodies
+// fit with their header in net/http's 4 KiB connection buffer, which
+// leaves in one write anyway.
+const corkMinBody = 2 << 10
 
 // etagMatches applies If-None-Match's weak comparison (RFC 9110 13.1.2):
 // any tag in the list, W/ or not, equal to etag; or "*".

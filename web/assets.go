@@ -123,13 +123,13 @@ func (s *Server) serveAsset(c echo.Context) error {
 	if !ok {
 		return notFound("There is no static file " + name + ".")
 	}
-	as.answerFor(name, c.Request()).write(c.Response(), c.Request())
+	as.answerFor(name, c.Request()).write(c.Response(), c.Request(), nil)
 	return nil
 }
 
 // favicon answers /favicon.ico, which browsers and crawlers ask for on
 // their own, with the SVG icon.
 func (s *Server) favicon(c echo.Context) error {
-	s.assets.favicon.pick(c.Request()).write(c.Response(), c.Request())
+	s.assets.favicon.pick(c.Request()).write(c.Response(), c.Request(), nil)
 	return nil
 }

@@ -123,7 +123,7 @@ func (s *Server) cache() echo.MiddlewareFunc {
 				key = f + " " + key // text and Markdown beside the HTML page
 			}
 			if r := s.responses.get(key); r != nil {
-				r.pick(c.Request()).write(c.Response(), c.Request())
+				r.pick(c.Request()).write(c.Response(), c.Request(), nil)
 				return nil
 			}
 			r, err := capture(c, next)
@@ -131,7 +131,7 @@ func (s *Server) cache() echo.MiddlewareFunc {
 				return err
 			}
 			s.responses.put(key, r)
-			r.pick(c.Request()).write(c.Response(), c.Request())
+			r.pick(c.Request()).write(c.Response(), c.Request(), nil)
 			return nil
 		}
 	}

@@ -59,7 +59,7 @@ func (s *Server) serveFast(w http.ResponseWriter, r *http.Request) bool {
 		id = newRequestID()
 	}
 	w.Header()[echo.HeaderXRequestID] = []string{id}
-	status := a.write(w, r)
+	status := a.write(w, r, connOf(r))
 	took := time.Since(start)
 	s.metrics.route(route).observe(r.Method, status, took)
 	s.metrics.inFlight.Dec()

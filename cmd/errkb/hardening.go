@@ -51,6 +51,8 @@ func newHTTPServer(h http.Handler, lim serverLimits, log *slog.Logger) *http.Ser
 		IdleTimeout:       lim.Idle,
 		MaxHeaderBytes:    lim.MaxHeader,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		// With web.CoalescingListener: cached answers leave in one write.
+		ConnContext: web.ConnContext,
 	}
 }
 

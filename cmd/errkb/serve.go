@@ -99,7 +99,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	}()
 
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(web.CoalescingListener(ln)) }()
 	select {
 	case err := <-errc:
 		fmt.Fprintf(stderr, "errkb: %v\n", err)
