@@ -43,6 +43,9 @@ type Storage struct {
 	// Digests holds each record's RecordDigest, computed while its bytes
 	// were still on the heap, so hashing the dataset reads no pages back.
 	Digests map[*Record][32]byte
+	// Hash is the dataset's Hash when the engine saved it with the
+	// records (a snapshot); empty otherwise.
+	Hash string
 }
 
 // SetStorage records where the dataset's bytes live. Call it before the

@@ -18,7 +18,13 @@ import (
 //
 // It is computed once, on first use, on every CPU.
 func (ds *Dataset) Hash() string {
-	ds.hashOnce.Do(func() { ds.hash = hashRecords(ds.Records, ds.storage.Digests) })
+	ds.hashOnce.Do(func() {
+		if ds.storage.Hash != "" {
+			ds.hash = ds.storage.Hash
+			return
+		}
+		ds.hash = hashRecords(ds.Records, ds.storage.Digests)
+	})
 	return ds.hash
 }
 
@@ -29,7 +35,7 @@ func (ds *Dataset) Hash() string {
 func RecordDigest(r *Record) [sha256.Size]byte {
 	h := sha256.New()
 	writeField(h, []byte(r.DatasetVersion))
-	writeField(h, r.Raw)
+	writeField(h, r.RawJSON())
 	var d [sha256.Size]byte
 	h.Sum(d[:0])
 	return d

@@ -56,8 +56,10 @@ type Record struct {
 	WrappedBy        []string   `json:"wrappedBy"`   // ids of records that wrap this one
 	GoPackage        string     `json:"goPackage"`   // import path of the package that defines the error
 
-	// Raw is the record object as it appeared in its file.
-	Raw json.RawMessage `json:"-"`
+	// Raw is the record object as it appeared in its file, unless a
+	// storage engine cut holes out of it: read it through RawJSON.
+	Raw   json.RawMessage `json:"-"`
+	holes []byte
 	// DatasetVersion comes from the envelope; empty for a bare record.
 	DatasetVersion string `json:"-"`
 	// Source names the file and line the record was read from.

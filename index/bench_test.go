@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -38,7 +40,13 @@ func benchIndex(b *testing.B, n int) *Index {
 	if ix, ok := benchIndexes[n]; ok {
 		return ix
 	}
-	ix, err := Open(context.Background(), ds, b.TempDir(), slog.New(slog.DiscardHandler))
+	// ERRKB_BENCH_SEARCH_DIR keeps the indexes between runs, so a search
+	// benchmark at 100k does not build one first.
+	dir := b.TempDir()
+	if d := os.Getenv("ERRKB_BENCH_SEARCH_DIR"); d != "" {
+		dir = filepath.Join(d, fmt.Sprintf("records=%d", n))
+	}
+	ix, err := Open(context.Background(), ds, dir, slog.New(slog.DiscardHandler))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -26,6 +26,7 @@ type candidates struct {
 	idf         []float64         // each word's rarity, as the vocabulary has it
 	phrase      string            // the words joined by spaces, padded, for phrases
 	near        []fuzzyWord       // codes and classes near the query, for did-you-mean
+	nearOf      string            // the query whose near codes are still to be found; see nearList
 	// correctedText is the query with its typos corrected, when it had any.
 	correctedText string
 	projects      map[string]bool // lower-case repos whose name the query holds
@@ -220,6 +221,9 @@ const maxSearchWordBytes = 64
 // textMatches asks bleve for the size best text matches plus the records
 // the tables found, under q's filters.
 func (ix *Index) textMatches(ctx context.Context, c *candidates, q Query, size int) error {
+	if !textFromBleveOnly && ix.coverMatches(ctx, c, q, size) {
+		return nil
+	}
 	var should []query.Query
 	text := textQuery(c.searchWords())
 	if text != nil {
@@ -263,6 +267,10 @@ func (ix *Index) textMatches(ctx context.Context, c *candidates, q Query, size i
 	return nil
 }
 
+// textFromBleveOnly turns coverMatches off, for tests comparing it with
+// bleve's text search.
+var textFromBleveOnly = false
+
 // maxEvidenceDocs bounds how many records found by evidence outside bleve
 // join bleve's hits; a common identifier ("err_code" in many guards) can
 // point at thousands.
@@ -272,6 +280,17 @@ const maxEvidenceDocs = 100
 // gathered before bleve, at most maxEvidenceDocs. The window of hits grows
 // by as many, so text matches keep their places.
 func (ix *Index) evidenceIDs(a *candidates) []string {
+	recs := ix.evidenceRecs(a)
+	ids := make([]string, len(recs))
+	for i, r := range recs {
+		ids[i] = ix.ds.Records[r].ID
+	}
+	return ids
+}
+
+// evidenceRecs returns the records with the strongest evidence gathered
+// before the text search, at most maxEvidenceDocs.
+func (ix *Index) evidenceRecs(a *candidates) []int32 {
 	evs := make([]*evidence, 0, len(a.found))
 	for _, e := range a.found {
 		e.computeScore()
@@ -286,9 +305,9 @@ func (ix *Index) evidenceIDs(a *candidates) []string {
 		})
 		evs = evs[:maxEvidenceDocs]
 	}
-	ids := make([]string, len(evs))
+	recs := make([]int32, len(evs))
 	for i, e := range evs {
-		ids[i] = ix.ds.Records[e.rec].ID
+		recs[i] = e.rec
 	}
-	return ids
+	return recs
 }

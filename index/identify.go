@@ -229,10 +229,40 @@ func looksLikeCode(s string) bool {
 }
 
 // nearCodes finds codes and classes within a few edits of a short query.
+// Those of a query written as words are no evidence, only did-you-mean
+// when nothing matched well: they are looked for then (see nearList), as
+// building the automata is a good part of such a query's cost.
 func (ix *Index) nearCodes(a *candidates, whole string) {
 	if len(a.u.chunks) > 4 || len(whole) > 64 {
 		return
 	}
+	if !looksLikeCode(whole) {
+		a.nearOf = whole
+		return
+	}
+	a.near = ix.nearWords(a, whole)
+	for _, f := range a.near {
+		for _, i := range ix.t.codeKeys(f.word) {
+			e := a.get(i)
+			if e.nearCode == 0 || f.dist < e.nearCode {
+				e.nearCode = f.dist
+			}
+		}
+	}
+}
+
+// nearList returns the codes and classes near the query, for did-you-mean.
+func (ix *Index) nearList(a *candidates) []fuzzyWord {
+	if a.nearOf != "" {
+		a.near, a.nearOf = ix.nearWords(a, a.nearOf), ""
+	}
+	return a.near
+}
+
+// nearWords lists the codes and classes within a few edits of whole, as
+// written and as its chunks joined.
+func (ix *Index) nearWords(a *candidates, whole string) []fuzzyWord {
+	var near []fuzzyWord
 	seen := map[string]bool{}
 	for _, key := range []string{NormalizeCode(whole), strings.ToLower(strings.Join(a.u.chunks, ""))} {
 		d := codeEdits(len(key))
@@ -243,19 +273,9 @@ func (ix *Index) nearCodes(a *candidates, whole string) {
 			continue
 		}
 		seen[key] = true
-		for _, f := range ix.t.codes.within(key, d) {
-			a.near = append(a.near, f)
-			if !looksLikeCode(whole) {
-				continue
-			}
-			for _, i := range ix.t.codeKeys(f.word) {
-				e := a.get(i)
-				if e.nearCode == 0 || f.dist < e.nearCode {
-					e.nearCode = f.dist
-				}
-			}
-		}
+		near = append(near, ix.t.codes.within(key, d)...)
 	}
+	return near
 }
 
 // qualifiedNames calls f with each package-qualified name that code uses

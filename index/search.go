@@ -210,13 +210,46 @@ func (ix *Index) filtered(q Query, text query.Query) query.Query {
 // ("not", "request") would otherwise match most records, which costs
 // time (facets visit every match) and makes totals meaningless.
 func textQuery(words []string) query.Query {
-	if len(words) == 0 {
+	plan := planText(words)
+	if len(plan.words) == 0 {
 		return nil
 	}
-	fields := []struct {
-		field string
-		boost float64
-	}{
+	perWord := make([]query.Query, 0, len(plan.words))
+	for _, w := range plan.words {
+		parts := make([]query.Query, 0, len(plan.fields))
+		for _, f := range plan.fields {
+			m := bleve.NewMatchQuery(w)
+			m.SetField(f.field)
+			m.SetBoost(f.boost)
+			parts = append(parts, m)
+		}
+		perWord = append(perWord, bleve.NewDisjunctionQuery(parts...))
+	}
+	d := bleve.NewDisjunctionQuery(perWord...)
+	if plan.min > 0 {
+		d.SetMin(float64(plan.min))
+	}
+	return d
+}
+
+// textPlan is what textQuery asks of bleve: each of words in any of
+// fields, at least min of the words when min > 0.
+type textPlan struct {
+	words  []string
+	fields []fieldBoost
+	min    int
+}
+
+type fieldBoost struct {
+	field string
+	boost float64
+}
+
+func planText(words []string) textPlan {
+	if len(words) == 0 {
+		return textPlan{}
+	}
+	fields := []fieldBoost{
 		{fieldMessage, 4}, {fieldCodeText, 3}, {fieldPattern, 1}, {fieldDoc, 1}, {fieldProse, 0.5}, {fieldCodeBody, 0.5},
 	}
 	if contentWords(words) > maxProseWords {
@@ -228,7 +261,7 @@ func textQuery(words []string) query.Query {
 		// suite's 4,033 queries (see docs/search.md).
 		fields = fields[:4]
 	}
-	perWord := make([]query.Query, 0, len(words))
+	p := textPlan{fields: fields}
 	seen := map[string]bool{}
 	content := contentWords(words) > 0
 	for _, w := range words {
@@ -239,23 +272,15 @@ func textQuery(words []string) query.Query {
 			continue
 		}
 		seen[w] = true
-		parts := make([]query.Query, 0, len(fields))
-		for _, f := range fields {
-			m := bleve.NewMatchQuery(w)
-			m.SetField(f.field)
-			m.SetBoost(f.boost)
-			parts = append(parts, m)
-		}
-		perWord = append(perWord, bleve.NewDisjunctionQuery(parts...))
+		p.words = append(p.words, w)
 	}
-	d := bleve.NewDisjunctionQuery(perWord...)
 	if n := contentWords(words); n >= 4 {
 		// A record must hold a third of a long text's words: one that
 		// shares two words with a pasted log line is no candidate, and
 		// visiting every such record was most of the cost of a query.
-		d.SetMin(float64(max(2, n/3)))
+		p.min = max(2, n/3)
 	}
-	return d
+	return p
 }
 
 // maxProseWords is the most words a query may have for prose and source

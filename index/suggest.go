@@ -43,7 +43,7 @@ func (ix *Index) didYouMean(a *candidates, ranked []*evidence) []Suggestion {
 	if !weak && !codeLike {
 		return out
 	}
-	for _, f := range a.near {
+	for _, f := range ix.nearList(a) {
 		for _, i := range ix.t.codeKeys(f.word) {
 			r := ix.ds.Records[i]
 			text := r.ErrorCode

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/errkb/errkb"
@@ -38,6 +39,9 @@ type tables struct {
 	words    *vocab // message, pattern, code and class words
 	codes    *vocab // normalized codes and lower-case classes, for near misses
 	patterns *patternSet
+
+	postingsOnce sync.Once
+	wordPost     *wordPostings // see postings
 }
 
 // readTables points tables into data, a tables file, checking that every

@@ -69,7 +69,7 @@ func apiSuggestions(ss []index.Suggestion, baseURL string) []APISuggestion {
 
 // Envelope wraps r for the API; baseURL ("" for site-relative) prefixes url.
 func Envelope(r *errkb.Record, baseURL string) *RecordEnvelope {
-	return &RecordEnvelope{Record: r.Raw, DatasetVersion: r.DatasetVersion, URL: baseURL + recordPath(r)}
+	return &RecordEnvelope{Record: r.RawJSON(), DatasetVersion: r.DatasetVersion, URL: baseURL + recordPath(r)}
 }
 
 // NewLookupResponse shapes a lookup result for JSON.

@@ -3,144 +3,105 @@
 package store
 
 import (
-	"bufio"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/gob"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
+	"hash/crc32"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"syscall"
-	"unsafe"
 
 	"github.com/errkb/errkb"
-	"github.com/errkb/errkb/internal/parallel"
 	"github.com/errkb/errkb/internal/safefile"
 )
 
 // A snapshot is a loaded dataset saved next to the index, so that a
 // restart with the same files need not parse and validate 450 MB of JSON
 // again: records-{key}.bin is the spill file (see spillFile) kept under a
-// name, and records-{key}.idx lists the records with their short fields
-// and where their long ones are in the .bin. The key covers the binary
-// (its parsing and validation rules) and every dataset file's name and
-// bytes, so a changed file or a new release loads from the files again.
-// The .idx is written last and checks the .bin's size and CRC-32C, so a
-// crash or a damaged file also means loading from the files.
-const snapshotVersion = 1
+// name, and records-{key}.idx is the record table: for each record an
+// entry saying where its fields are in the .bin (codec_linux.go), and the
+// raw JSON's holes as one flat array. A restart maps both files and points
+// the records' strings into the .bin: nothing is decoded but the entries'
+// varints, and no text is copied.
+//
+// The .idx also lists the dataset files and the binary the snapshot was
+// made from (manifest.go): a restart uses the snapshot only when the same
+// files are there, unchanged. It is written last, checks the .bin's size
+// and CRC-32C and ends with its own, so a crash or a damaged file means
+// loading from the files.
+//
+// The .idx layout: magic, version and header length (uint32s), the
+// header (varints), the entries, and the CRC-32C of all that (uint32).
+const snapshotVersion = 2
 
-const snapshotPrefix = "records-"
+const (
+	snapshotPrefix = "records-"
+	snapshotMagic  = "errkbsnp"
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 type snapshotHeader struct {
-	Version int
 	Key     string
-	BinSize int64
+	BinSize uint64
 	BinCRC  uint32
-	Count   int
+	Count   uint64
+	Hash    string // the dataset's Hash
+	Files   manifest
 }
 
-type snapshotRecord struct {
-	Rec    errkb.Record // long fields empty; Refs says where they are
-	Refs   []spillRef
-	Digest [32]byte
+// loadSnapshot returns the dataset saved in dir for files, if there is
+// one and the files are unchanged.
+func loadSnapshot(dir string, files []datasetFile) (*errkb.Dataset, error) {
+	idxs, _ := filepath.Glob(filepath.Join(dir, snapshotPrefix+"*.idx"))
+	err := errors.New("no snapshot")
+	for _, name := range idxs {
+		var ds *errkb.Dataset
+		if ds, err = loadSnapshotFile(name, files); err == nil {
+			return ds, nil
+		}
+	}
+	return nil, err
 }
 
-var executableHash = sync.OnceValue(func() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return ""
-	}
-	return hex.EncodeToString(h.Sum(nil))
-})
-
-// filesKey hashes the binary and every dataset file, on every CPU. It
-// returns "" when a file cannot be read: then there is no snapshot.
-func filesKey(sources []errkb.Source) string {
-	exe := executableHash()
-	if exe == "" {
-		return ""
-	}
-	type job struct {
-		src  errkb.Source
-		name string
-	}
-	var jobs []job
-	for _, src := range sources {
-		files, err := errkb.Files(src)
-		if err != nil {
-			return ""
-		}
-		for _, f := range files {
-			jobs = append(jobs, job{src, f})
-		}
-	}
-	sums := make([][]byte, len(jobs))
-	parallel.For(len(jobs), func(i int) {
-		if data, err := fs.ReadFile(jobs[i].src.FS, jobs[i].name); err == nil {
-			h := sha256.New()
-			writeField(h, []byte(jobs[i].src.Name+"/"+jobs[i].name))
-			writeField(h, data)
-			sums[i] = h.Sum(nil)
-		}
-	})
-	if slices.ContainsFunc(sums, func(s []byte) bool { return s == nil }) {
-		return "" // a file could not be read
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "errkb snapshot %d\n%s\n%d\n", snapshotVersion, exe, len(jobs))
-	for _, s := range sums {
-		h.Write(s)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:32]
-}
-
-// loadSnapshot returns the dataset saved under key in dir.
-func loadSnapshot(dir, key string) (*errkb.Dataset, error) {
-	idx, err := os.Open(filepath.Join(dir, snapshotPrefix+key+".idx"))
+func loadSnapshotFile(idxName string, files []datasetFile) (*errkb.Dataset, error) {
+	idx, err := mapFile(idxName)
 	if err != nil {
 		return nil, err
 	}
-	defer idx.Close()
-	dec := gob.NewDecoder(bufio.NewReaderSize(idx, 1<<20))
-	var hdr snapshotHeader
-	if err := dec.Decode(&hdr); err != nil {
-		return nil, fmt.Errorf("snapshot header: %w", err)
+	ok := false
+	defer func() {
+		if !ok {
+			unmap(idx)
+		}
+	}()
+	hdr, entries, err := parseIndex(idx)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", idxName, err)
 	}
-	if hdr.Version != snapshotVersion || hdr.Key != key {
-		return nil, errors.New("snapshot of another version or key")
+	if !strings.HasSuffix(idxName, snapshotPrefix+hdr.Key+".idx") {
+		return nil, errors.New("snapshot under another name")
 	}
-	bin, err := os.Open(filepath.Join(dir, snapshotPrefix+key+".bin"))
+	if err := hdr.Files.check(files); err != nil {
+		return nil, err
+	}
+	bin, err := os.Open(strings.TrimSuffix(idxName, ".idx") + ".bin")
 	if err != nil {
 		return nil, err
 	}
 	defer bin.Close()
-	if info, err := bin.Stat(); err != nil || info.Size() != hdr.BinSize {
+	if info, err := bin.Stat(); err != nil || uint64(info.Size()) != hdr.BinSize {
 		return nil, fmt.Errorf("snapshot data damaged (size, want %d; %v)", hdr.BinSize, err)
 	}
 	// The checksum reads the whole file; it runs on another core while
-	// the record table decodes, and nothing reads the mapping before both
+	// the record table decodes, and nothing reads the records before both
 	// are done.
 	crcDone := make(chan error, 1)
 	go func() {
 		sum, n, err := safefile.CRC(bin)
-		if err == nil && (n != hdr.BinSize || sum != hdr.BinCRC) {
+		if err == nil && (uint64(n) != hdr.BinSize || sum != hdr.BinCRC) {
 			err = errors.New("checksum mismatch")
 		}
 		crcDone <- err
@@ -157,45 +118,72 @@ func loadSnapshot(dir, key string) (*errkb.Dataset, error) {
 			return nil, fmt.Errorf("snapshot: map: %w", err)
 		}
 		smallPages(mem)
+		randomPages(mem)
 	}
-	records := make([]*errkb.Record, 0, hdr.Count)
-	digests := make(map[*errkb.Record][32]byte, hdr.Count)
-	for range hdr.Count {
-		var sr snapshotRecord
-		if err := dec.Decode(&sr); err != nil {
-			return nil, fmt.Errorf("snapshot record: %w", err)
-		}
-		r := &sr.Rec
-		strs := errkb.SpillableStrings(r)
-		for _, ref := range sr.Refs {
-			if ref.Off < 0 || ref.Len <= 0 || ref.Off+ref.Len > int64(len(mem)) || ref.Field < 0 || ref.Field > len(strs) {
-				return nil, errors.New("snapshot reference out of range")
-			}
-			b := mem[ref.Off : ref.Off+ref.Len : ref.Off+ref.Len]
-			if ref.Field == 0 {
-				r.Raw = b
-			} else {
-				*strs[ref.Field-1] = unsafe.String(&b[0], len(b))
-			}
-		}
-		records = append(records, r)
-		digests[r] = sr.Digest
-	}
+	records, err := decodeRecords(mem, entries, hdr.Count)
 	checked = true
-	if err := <-crcDone; err != nil {
-		if mem != nil {
-			_ = syscall.Munmap(mem)
-		}
-		return nil, fmt.Errorf("snapshot data damaged: %w", err)
+	if cerr := <-crcDone; err != nil || cerr != nil {
+		unmap(mem)
+		return nil, fmt.Errorf("snapshot data damaged: %w", errors.Join(err, cerr))
 	}
+	ok = true
 	ds := errkb.NewDataset(records)
-	ds.SetStorage(errkb.Storage{Release: (&spillFile{maps: [][]byte{mem}}).release, FromSnapshot: true, Digests: digests})
+	ds.SetStorage(errkb.Storage{Release: (&spillFile{maps: [][]byte{mem, idx}}).release, FromSnapshot: true, Hash: hdr.Hash})
 	return ds, nil
 }
 
-// saveSnapshot keeps sf under key as the snapshot of ds, and removes the
-// snapshots of other keys in dir.
-func saveSnapshot(dir, key string, ds *errkb.Dataset, sf *spillFile, digests map[*errkb.Record][32]byte) error {
+// decodeRecords makes count records of the entries, pointing into mem.
+func decodeRecords(mem []byte, entries []byte, count uint64) ([]*errkb.Record, error) {
+	if count > uint64(len(entries)) {
+		return nil, errEntry
+	}
+	recs := make([]errkb.Record, count)
+	ptrs := make([]*errkb.Record, count)
+	d := decoder{mem: mem, heapShort: true}
+	var err error
+	for i := range recs {
+		if entries, err = d.decode(&recs[i], entries); err != nil {
+			return nil, err
+		}
+		ptrs[i] = &recs[i]
+	}
+	if len(entries) != 0 {
+		return nil, errEntry
+	}
+	return ptrs, nil
+}
+
+// parseIndex checks an .idx file's frame and checksum and splits it.
+func parseIndex(b []byte) (hdr snapshotHeader, entries []byte, err error) {
+	if len(b) < 20 || string(b[:8]) != snapshotMagic {
+		return hdr, nil, errors.New("not a snapshot")
+	}
+	if v := binary.LittleEndian.Uint32(b[8:]); v != snapshotVersion {
+		return hdr, nil, fmt.Errorf("snapshot version %d, want %d", v, snapshotVersion)
+	}
+	body := b[:len(b)-4]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+		return hdr, nil, errors.New("snapshot table damaged (checksum)")
+	}
+	hlen := uint64(binary.LittleEndian.Uint32(b[12:]))
+	if hlen > uint64(len(body)-16) {
+		return hdr, nil, errEntry
+	}
+	rd := entryReader{b: body[16 : 16+hlen]}
+	hdr.Key = rd.string()
+	hdr.BinSize, hdr.Count = rd.uint(), rd.uint()
+	hdr.BinCRC = uint32(rd.uint())
+	hdr.Hash = rd.string()
+	hdr.Files = readManifest(&rd)
+	if rd.err || len(rd.b) != 0 {
+		return hdr, nil, errEntry
+	}
+	return hdr, body[16+hlen:], nil
+}
+
+// saveSnapshot keeps sf under key as the snapshot of ds, made from files,
+// and removes the snapshots of other keys in dir.
+func saveSnapshot(dir, key string, ds *errkb.Dataset, sf *spillFile, files manifest) error {
 	sf.mu.Lock()
 	defer sf.mu.Unlock()
 	if err := sf.f.Sync(); err != nil {
@@ -209,28 +197,33 @@ func saveSnapshot(dir, key string, ds *errkb.Dataset, sf *spillFile, digests map
 	if err := os.Rename(sf.f.Name(), binName); err != nil {
 		return err
 	}
+	hdr := appendString(nil, key)
+	for _, v := range []uint64{uint64(n), uint64(ds.Len()), uint64(sum)} {
+		hdr = binary.AppendUvarint(hdr, v)
+	}
+	hdr = appendString(hdr, ds.Hash())
+	hdr = files.append(hdr)
 	err = safefile.Write(filepath.Join(dir, snapshotPrefix+key+".idx"), func(w io.Writer) error {
-		enc := gob.NewEncoder(w)
-		if err := enc.Encode(snapshotHeader{Version: snapshotVersion, Key: key, BinSize: n, BinCRC: sum, Count: ds.Len()}); err != nil {
+		h := crc32.New(castagnoli)
+		w = io.MultiWriter(w, h)
+		head := append([]byte(snapshotMagic), make([]byte, 8)...)
+		binary.LittleEndian.PutUint32(head[8:], snapshotVersion)
+		binary.LittleEndian.PutUint32(head[12:], uint32(len(hdr)))
+		head = append(head, hdr...)
+		if _, err := w.Write(head); err != nil {
 			return err
 		}
 		for _, r := range ds.Records {
-			sr := snapshotRecord{Rec: *r, Refs: sf.refs[r], Digest: digests[r]}
-			sr.Rec.Raw = nil
-			// The copy shares its slices with r; blanking must not reach r.
-			sr.Rec.Solutions = slices.Clone(r.Solutions)
-			sr.Rec.PreventionTips = slices.Clone(r.PreventionTips)
-			strs := errkb.SpillableStrings(&sr.Rec)
-			for _, ref := range sr.Refs {
-				if ref.Field > 0 {
-					*strs[ref.Field-1] = ""
-				}
+			e, ok := sf.saved[r]
+			if !ok {
+				return fmt.Errorf("record %s was not spilled", r.ID)
 			}
-			if err := enc.Encode(&sr); err != nil {
+			if _, err := w.Write(e); err != nil {
 				return err
 			}
 		}
-		return nil
+		_, err := w.Write(binary.LittleEndian.AppendUint32(nil, h.Sum32()))
+		return err
 	})
 	if err != nil {
 		return err
@@ -247,7 +240,7 @@ func removeOtherSnapshots(dir, key string) {
 		ours := strings.HasPrefix(name, snapshotPrefix) && (strings.HasSuffix(name, ".bin") || strings.HasSuffix(name, ".idx"))
 		// Spill files of processes that ended before renaming them.
 		ours = ours || strings.HasPrefix(name, ".errkb-records-")
-		// Snapshot lists of processes that ended while writing them.
+		// Snapshot tables of processes that ended while writing them.
 		ours = ours || strings.HasPrefix(name, "."+snapshotPrefix)
 		if ours && !own && !e.IsDir() {
 			_ = os.Remove(filepath.Join(dir, name))
@@ -255,11 +248,46 @@ func removeOtherSnapshots(dir, key string) {
 	}
 }
 
-// writeField writes b with its length, so field boundaries cannot shift
-// between files and still hash the same.
-func writeField(h hash.Hash, b []byte) {
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
-	_, _ = h.Write(n[:])
-	_, _ = h.Write(b)
+// mapFile maps the whole file at path read-only.
+func mapFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() == 0 {
+		return nil, errors.New("empty file")
+	}
+	m, err := syscall.Mmap(int(f.Fd()), 0, int(info.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, fmt.Errorf("map %s: %w", path, err)
+	}
+	smallPages(m)
+	randomPages(m)
+	return m, nil
+}
+
+func unmap(m []byte) {
+	if m != nil {
+		_ = syscall.Munmap(m)
+	}
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+func (rd *entryReader) string() string {
+	n := rd.uint()
+	if rd.err || n > uint64(len(rd.b)) {
+		rd.err = true
+		return ""
+	}
+	s := string(rd.b[:n])
+	rd.b = rd.b[n:]
+	return s
 }

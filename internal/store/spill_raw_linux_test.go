@@ -9,43 +9,58 @@ import (
 	"github.com/errkb/errkb"
 )
 
-// TestSpillPointsIntoRawJSON checks that a long field spelled out in the
-// record's raw JSON is not written to the spill file a second time, while
-// one that JSON escapes (code on several lines) is, and that both read the
-// same after spilling.
-func TestSpillPointsIntoRawJSON(t *testing.T) {
+// TestSpillHolesEscapedFields checks the layout of a spilled record: a
+// long field spelled out in the raw JSON points into it, one that JSON
+// escapes (code on several lines) is held once, decoded, with a hole in
+// the raw JSON where its escaped value was, the known keys are cut out,
+// and the API's bytes, with all spliced back, are the original ones.
+func TestSpillHolesEscapedFields(t *testing.T) {
 	prose := strings.Repeat("the consumer went away while the stream was being read; ", 3)
-	code := strings.Repeat("if err != nil {\n\treturn err\n}\n", 4)
-	r := &errkb.Record{ID: "a", TriggerScenarios: prose, SourceCode: code}
-	r.Raw = []byte(`{"id":"a","triggerScenarios":"` + prose + `","sourceCode":"` + strings.ReplaceAll(strings.ReplaceAll(code, "\n", `\n`), "\t", `\t`) + `"}`)
+	code := strings.Repeat("if err != nil {\n\treturn fmt.Errorf(\"read: %w\", err)\n}\n", 4)
+	escaped := string(errkb.AppendJSONString(nil, code))
+	raw := `{"id":"a","triggerScenarios":"` + prose + `","sourceCode":"` + escaped + `"}`
+	r := &errkb.Record{ID: "a", TriggerScenarios: prose, SourceCode: code, Raw: []byte(raw)}
+	sf := spillOne(t, r)
+	if r.ID != "a" || r.TriggerScenarios != prose || r.SourceCode != code {
+		t.Fatal("spilled fields read differently")
+	}
+	if got := string(r.RawJSON()); got != raw {
+		t.Fatalf("raw JSON after spilling:\n%s\nwant\n%s", got, raw)
+	}
+	if strings.Contains(string(r.Raw), escaped) || strings.Contains(string(r.Raw), `"sourceCode":`) {
+		t.Errorf("kept bytes %q still hold the escaped code or a known key", r.Raw)
+	}
+	keys := len(`"id":`) + len(`"triggerScenarios":`) + len(`"sourceCode":`)
+	if want := len(raw) - keys - len(escaped) + len(code); int(sumLens(sf)) != want {
+		t.Errorf("spill file holds %d bytes, want %d (raw JSON without keys and escaped code, and the code once)", sumLens(sf), want)
+	}
+}
+
+// TestSpillKeepsEscapesItCannotReproduce checks that a value escaped
+// otherwise than AppendJSONString would ("\u003c" for '<') stays in the
+// raw JSON, so the API's bytes are still the original ones.
+func TestSpillKeepsEscapesItCannotReproduce(t *testing.T) {
+	code := "if a \u003c b {\n\treturn \"less\"\n}\n"
+	raw := `{"id":"b","sourceCode":"if a \u003c b {\n\treturn \"less\"\n}\n"}`
+	r := &errkb.Record{ID: "b", SourceCode: code, Raw: []byte(raw)}
+	spillOne(t, r)
+	if !strings.Contains(string(r.Raw), `\u003c b`) || string(r.RawJSON()) != raw || r.SourceCode != code {
+		t.Fatalf("kept %s, raw %s, code %q", r.Raw, r.RawJSON(), r.SourceCode)
+	}
+}
+
+// spillOne spills r into a spill file removed when the test ends.
+func spillOne(t *testing.T, r *errkb.Record) *spillFile {
+	t.Helper()
 	sf, err := newSpillFile(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sf.done()
+	t.Cleanup(sf.done)
 	if err := sf.spill([]*errkb.Record{r}); err != nil {
 		t.Fatal(err)
 	}
-	if r.TriggerScenarios != prose || r.SourceCode != code {
-		t.Fatal("spilled fields read differently")
-	}
-	raw := sf.refs[r][0]
-	inRaw := func(ref spillRef) bool { return ref.Off >= raw.Off && ref.Off+ref.Len <= raw.Off+raw.Len }
-	for _, ref := range sf.refs[r][1:] {
-		switch ref.Len {
-		case int64(len(prose)):
-			if !inRaw(ref) {
-				t.Errorf("triggerScenarios copied beside the raw JSON, which holds it verbatim")
-			}
-		case int64(len(code)):
-			if inRaw(ref) {
-				t.Errorf("sourceCode points into the raw JSON, where it is escaped")
-			}
-		}
-	}
-	if want := int64(len(r.Raw) + len(code)); sumLens(sf) != want {
-		t.Errorf("spill file holds %d bytes of data, want %d (raw JSON and the escaped field)", sumLens(sf), want)
-	}
+	return sf
 }
 
 func sumLens(sf *spillFile) int64 {

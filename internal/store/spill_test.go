@@ -3,7 +3,6 @@
 package store_test
 
 import (
-	"reflect"
 	"runtime"
 	"testing"
 
@@ -41,11 +40,7 @@ func TestSpillKeepsRecordsAndFreesTheHeap(t *testing.T) {
 	if plain.Len() != spilled.Len() || plain.Hash() != spilled.Hash() {
 		t.Fatalf("spilled dataset differs: %d records, hash %s; want %d, %s", spilled.Len(), spilled.Hash(), plain.Len(), plain.Hash())
 	}
-	for i, r := range plain.Records {
-		if !reflect.DeepEqual(r, spilled.Records[i]) {
-			t.Fatalf("record %s differs after spilling", r.ID)
-		}
-	}
+	sameRecords(t, spilled, plain)
 	if spilledHeap*3 > plainHeap {
 		t.Errorf("spilled dataset holds %d KB of heap, plain %d KB; want under a third", spilledHeap>>10, plainHeap>>10)
 	}

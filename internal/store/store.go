@@ -18,11 +18,24 @@ import (
 // start. Where spilling is not possible the records stay on the heap, and
 // the dataset's SpillError says why.
 func Load(dir string, sources ...errkb.Source) (*errkb.Dataset, error) {
-	key := filesKey(sources)
-	if key != "" {
-		if ds, err := loadSnapshot(dir, key); err == nil {
+	// Without a list of the files there is no snapshot to read or save.
+	files, listErr := listFiles(sources)
+	if listErr == nil {
+		if ds, err := loadSnapshot(dir, files); err == nil {
 			ds.Provenance = errkb.ReadProvenance(sources...)
 			return ds, nil
+		}
+	}
+	var (
+		key    string
+		madeOf manifest
+	)
+	if listErr == nil {
+		// Hashed before loading, so a file changed while loading is
+		// read again at the next start.
+		var err error
+		if madeOf, key, err = hashFiles(files); err != nil {
+			key = ""
 		}
 	}
 	sf, spillErr := newSpillFile(dir)
@@ -52,7 +65,7 @@ func Load(dir string, sources ...errkb.Source) (*errkb.Dataset, error) {
 	st := errkb.Storage{Err: spillErr, Digests: digests}
 	if sf != nil {
 		if err == nil && spillErr == nil && key != "" {
-			if serr := saveSnapshot(dir, key, ds, sf, digests); serr != nil {
+			if serr := saveSnapshot(dir, key, ds, sf, madeOf); serr != nil {
 				st.Err = fmt.Errorf("save snapshot: %w", serr)
 			}
 		}

@@ -1,0 +1,137 @@
+package index
+
+import (
+	"context"
+	"errors"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+)
+
+// countText counts the records the text query and the evidence match
+// under q's filters, the total Search reports, exactly as bleve would
+// (see countByBleve) but from the postings' bitmaps: bleve's collector
+// visits every match one by one, which for a common word is tens of
+// thousands of records to count. It falls back to bleve when the index is
+// not the kind it knows.
+func (ix *Index) countText(ctx context.Context, c *candidates, q Query) (int, error) {
+	if n, err := ix.countBitmaps(c, q); err == nil {
+		return n, nil
+	}
+	return ix.countByBleve(ctx, c, q)
+}
+
+// errNoBitmaps: the index is not a scorch index of zap segments.
+var errNoBitmaps = errors.New("postings bitmaps unavailable")
+
+func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
+	adv, err := ix.bi.Advanced()
+	if err != nil {
+		return 0, err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return 0, errNoBitmaps
+	}
+	plan := planText(c.searchWords())
+	m := ix.bi.Mapping()
+	// Each word's terms per field, as its MatchQuery analyzes it.
+	terms := make([][][]string, len(plan.words))
+	for i, w := range plan.words {
+		terms[i] = make([][]string, len(plan.fields))
+		for j, f := range plan.fields {
+			a := m.AnalyzerNamed(m.AnalyzerNameForPath(f.field))
+			if a == nil {
+				return 0, errNoBitmaps
+			}
+			for _, tok := range a.Analyze([]byte(w)) {
+				terms[i][j] = append(terms[i][j], string(tok.Term))
+			}
+		}
+	}
+	ids := ix.evidenceIDs(c)
+	need := max(plan.min, 1)
+	total := 0
+	for _, ss := range snap.Segments() {
+		seg := ss.Segment()
+		postings := func(field string, terms ...string) (*roaring.Bitmap, error) {
+			out := roaring.New()
+			d, err := seg.Dictionary(field)
+			if err != nil {
+				return nil, err
+			}
+			for _, t := range terms {
+				pl, err := d.PostingsList([]byte(t), nil, nil)
+				if err != nil {
+					return nil, err
+				}
+				if pl == nil {
+					continue
+				}
+				it := pl.Iterator(false, false, false, nil)
+				o, ok := it.(segment.OptimizablePostingsIterator)
+				if !ok {
+					return nil, errNoBitmaps
+				}
+				if n, ok := o.DocNum1Hit(); ok {
+					out.Add(uint32(n))
+				} else if bm := o.ActualBitmap(); bm != nil {
+					out.Or(bm)
+				}
+			}
+			return out, nil
+		}
+		// atLeast[k] holds the records matching k or more of the words.
+		atLeast := make([]*roaring.Bitmap, need+1)
+		for k := range atLeast {
+			atLeast[k] = roaring.New()
+		}
+		for i := range plan.words {
+			word := roaring.New()
+			for j, f := range plan.fields {
+				bm, err := postings(f.field, terms[i][j]...)
+				if err != nil {
+					return 0, err
+				}
+				word.Or(bm)
+			}
+			for k := need; k >= 2; k-- {
+				atLeast[k].Or(roaring.And(atLeast[k-1], word))
+			}
+			atLeast[1].Or(word)
+		}
+		match := atLeast[need]
+		if len(plan.words) == 0 {
+			match = roaring.New()
+		}
+		if len(ids) > 0 {
+			bm, err := postings("_id", ids...)
+			if err != nil {
+				return 0, err
+			}
+			match.Or(bm)
+		}
+		for _, f := range []struct{ field, value string }{
+			{fieldRepo, q.Repo}, {fieldTags, q.Tag}, {fieldSeverity, q.Severity},
+		} {
+			if f.value != "" {
+				bm, err := postings(f.field, f.value)
+				if err != nil {
+					return 0, err
+				}
+				match.And(bm)
+			}
+		}
+		if del := ss.Deleted(); del != nil {
+			match.AndNot(del)
+		}
+		total += int(match.GetCardinality())
+	}
+	return total, nil
+}

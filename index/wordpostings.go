@@ -1,0 +1,363 @@
+package index
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/errkb/errkb"
+)
+
+// wordPostings invert the tables' word lists: for each word of the
+// vocabulary, the records whose message (msgW) or names (codeW) hold it,
+// in record order. They let a query find and weigh the records sharing its
+// words without asking bleve, whose cost grows with every record a common
+// word matches (see coverMatches).
+type wordPostings struct {
+	msgOff, codeOff []uint32 // by word number; postings of word w are [off[w], off[w+1])
+	msg, code       []int32
+	idle            chan *coverScratch // scratches between queries
+}
+
+// of returns the records holding word number w in their message and in
+// their names.
+func (p *wordPostings) of(w int) (msg, code []int32) {
+	return p.msg[p.msgOff[w]:p.msgOff[w+1]], p.code[p.codeOff[w]:p.codeOff[w+1]]
+}
+
+// postings returns the word postings, inverting the word lists on first
+// use: a restart maps the tables without per-record work, and the first
+// query pays for this once (about a 100th of a second at 100,000 records).
+func (t *tables) postings() *wordPostings {
+	t.postingsOnce.Do(func() {
+		n := t.words.words.len()
+		p := &wordPostings{idle: make(chan *coverScratch, maxIdleScratches)}
+		p.msgOff, p.msg = invert(t.msgW, n)
+		p.codeOff, p.code = invert(t.codeW, n)
+		t.wordPost = p
+	})
+	return t.wordPost
+}
+
+// invert turns per-record word lists into per-word record lists.
+func invert(l wordLists, words int) ([]uint32, []int32) {
+	off := make([]uint32, words+1)
+	for _, w := range l.ids {
+		off[w+1]++
+	}
+	for i := 1; i <= words; i++ {
+		off[i] += off[i-1]
+	}
+	next := make([]uint32, words)
+	copy(next, off[:words])
+	recs := make([]int32, len(l.ids))
+	for rec := 0; rec+1 < len(l.off); rec++ {
+		for _, w := range l.ids[l.off[rec]:l.off[rec+1]] {
+			recs[next[w]] = int32(rec)
+			next[w]++
+		}
+	}
+	return off, recs
+}
+
+// maxIdleScratches bounds the scratches kept between queries: as many as
+// queries usually run at once on a small server (3 MB each at 100,000
+// records).
+const maxIdleScratches = 4
+
+// coverScratch is one query's per-record accumulators, reused across
+// queries so that a query touching tens of thousands of records allocates
+// nothing per record.
+type coverScratch struct {
+	inMsg, inCode, inAny []float64
+	stamp                []int32 // 1 + the last query word counted in inAny
+	content              []uint8 // distinct content words matched, saturating
+	touched              []int32
+}
+
+// getScratch takes an idle scratch of p, or makes one. They are kept on
+// the postings rather than in a sync.Pool, which every collection empties:
+// at 100,000 records a scratch is 3 MB, and making one per query made
+// collections the largest cost of a query.
+func (p *wordPostings) getScratch(records int) *coverScratch {
+	select {
+	case s := <-p.idle:
+		return s
+	default:
+	}
+	return &coverScratch{
+		inMsg: make([]float64, records), inCode: make([]float64, records), inAny: make([]float64, records),
+		stamp: make([]int32, records), content: make([]uint8, records),
+	}
+}
+
+// putScratch clears what the query touched and keeps s for the next one.
+func (p *wordPostings) putScratch(s *coverScratch) {
+	for _, r := range s.touched {
+		s.inMsg[r], s.inCode[r], s.inAny[r], s.stamp[r], s.content[r] = 0, 0, 0, 0, 0
+	}
+	s.touched = s.touched[:0]
+	select {
+	case p.idle <- s:
+	default:
+	}
+}
+
+// coverDecides is the word cover above which a record outranks every
+// record the word postings do not find: those share no word with the
+// query in their message or names, so they score at most 10 (bleve's
+// relevance) + 15 (the project named), that is a cover of 0.25.
+const coverDecides = 0.25
+
+// coverMatches finds the text matches of c from the word postings instead
+// of bleve: every record whose message or names hold a third of the
+// query's content words (one when it has fewer than four, as textQuery
+// asks of bleve), the size with the best word cover kept, and the records
+// the tables found. It declines (false) when fewer than the records of
+// the page asked for cover the query well enough to outrank any record it
+// cannot see, such as a description matching documentation only: bleve
+// then answers. So bleve is asked only for prose-like queries the tables
+// do not decide, and for small datasets.
+func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size int) bool {
+	if len(c.words) == 0 {
+		return false
+	}
+	p := ix.t.postings()
+	s := p.getScratch(len(ix.ds.Records))
+	defer p.putScratch(s)
+	nContent := contentWords(c.words)
+	minContent := 1
+	if nContent >= 4 {
+		minContent = max(2, nContent/3)
+	}
+	qIDF := 0.0
+	counted := make(map[string]bool, len(c.words))
+	for i, w := range c.words {
+		qIDF += c.idf[i]
+		id, ok := ix.t.words.words.search(w)
+		if !ok {
+			continue
+		}
+		idf, stamp := c.idf[i], int32(i+1)
+		content := (nContent == 0 || !englishStop[w]) && !counted[w]
+		counted[w] = true
+		msg, code := p.of(id)
+		for _, r := range msg {
+			s.inMsg[r] += idf
+			s.count(r, stamp, idf, content)
+		}
+		for _, r := range code {
+			s.inCode[r] += idf
+			s.count(r, stamp, idf, content)
+		}
+	}
+	if qIDF <= 0 {
+		return false
+	}
+	need := q.Offset + q.Limit
+	if q.Limit <= 0 {
+		need = q.Offset + DefaultLimit
+	}
+	best := newTopCover(size)
+	strong := 0
+	filtered := q.Repo != "" || q.Tag != "" || q.Severity != ""
+	for _, r := range s.touched {
+		if int(s.content[r]) < minContent || filtered && !passes(ix.ds.Records[r], q) {
+			continue
+		}
+		text := 0.5 * s.inAny[r] / qIDF
+		if m := ix.t.msgW.idf[r]; m > 0 {
+			text += 0.25 * s.inMsg[r] / m
+		}
+		if cw := ix.t.codeW.idf[r]; cw > 0 {
+			text += 0.25 * s.inCode[r] / cw
+		}
+		if text > coverDecides {
+			strong++
+		}
+		best.push(r, text)
+	}
+	if strong < need {
+		return false
+	}
+	hits := make([]textHit, 0, len(best.recs)+maxEvidenceDocs)
+	for _, r := range ix.evidenceRecs(c) {
+		if filtered && !passes(ix.ds.Records[r], q) {
+			continue
+		}
+		hits = append(hits, textHit{rec: r})
+	}
+	// Bleve's relevance adds at most 10 to a record's score: a record
+	// whose score without it is lower by more than that than the page's
+	// last one cannot reach the page, and its relevance is not asked for.
+	base := make([]float64, len(best.recs))
+	for i, cr := range best.recs {
+		base[i] = 100 * cr.text
+		if len(c.words) >= 2 && strings.Contains(ix.t.msgSeq(cr.rec), c.phrase) {
+			base[i] += 25
+		}
+		if c.projects != nil && c.projects[strings.ToLower(ix.ds.Records[cr.rec].Repo)] {
+			base[i] += 15
+		}
+	}
+	cut := nth(base, need) - 10 - 1e-6
+	var ids []string
+	for i, cr := range best.recs {
+		if _, found := c.found[cr.rec]; !found {
+			hits = append(hits, textHit{rec: cr.rec})
+			if base[i] >= cut {
+				ids = append(ids, ix.ds.Records[cr.rec].ID)
+			}
+		}
+	}
+	c.hits = hits
+	if ix.scoreText(ctx, c, q, ids) != nil {
+		return false
+	}
+	total, err := ix.countText(ctx, c, q)
+	c.total = total
+	return err == nil
+}
+
+// countByBleve counts the records the text query matches, as Search
+// reports them, without scoring any.
+func (ix *Index) countByBleve(ctx context.Context, c *candidates, q Query) (int, error) {
+	should := []query.Query{}
+	if text := textQuery(c.searchWords()); text != nil {
+		should = append(should, text)
+	}
+	if ids := ix.evidenceIDs(c); len(ids) > 0 {
+		should = append(should, bleve.NewDocIDQuery(ids))
+	}
+	if len(should) == 0 {
+		return 0, nil
+	}
+	req := bleve.NewSearchRequestOptions(ix.filtered(q, bleve.NewDisjunctionQuery(should...)), 0, 0, false)
+	req.Score = "none"
+	res, err := ix.bi.SearchInContext(ctx, req)
+	if err != nil {
+		return 0, err
+	}
+	return int(res.Total), nil
+}
+
+// scoreText asks bleve for its relevance of the records ids only, which
+// orders records the tables cannot tell apart (a stem in common, a word
+// in the documentation). The ids clause weighs nothing, so each score is
+// the text query's alone, up to the scale that weigh divides out.
+func (ix *Index) scoreText(ctx context.Context, c *candidates, q Query, ids []string) error {
+	text := textQuery(c.searchWords())
+	if text == nil || len(ids) == 0 {
+		return nil
+	}
+	only := bleve.NewDocIDQuery(ids)
+	only.SetBoost(0)
+	req := bleve.NewSearchRequestOptions(ix.filtered(q, bleve.NewConjunctionQuery(only, text)), len(ids), 0, false)
+	res, err := ix.bi.SearchInContext(ctx, req)
+	if err != nil {
+		return err
+	}
+	score := make(map[int32]float64, len(res.Hits))
+	for _, h := range res.Hits {
+		if i, ok := ix.t.record(h.ID); ok {
+			score[i] = h.Score
+		}
+	}
+	for i := range c.hits {
+		c.hits[i].score = score[c.hits[i].rec]
+	}
+	return nil
+}
+
+// count notes that query word stamp-1, of weight idf, is in record r.
+func (s *coverScratch) count(r, stamp int32, idf float64, content bool) {
+	switch s.stamp[r] {
+	case stamp:
+		return
+	case 0:
+		s.touched = append(s.touched, r)
+	}
+	s.stamp[r] = stamp
+	s.inAny[r] += idf
+	if content && s.content[r] < 255 {
+		s.content[r]++
+	}
+}
+
+// passes reports whether r meets q's filters, as the keyword fields that
+// bleve filters on hold them (whole values).
+func passes(r *errkb.Record, q Query) bool {
+	return (q.Repo == "" || r.Repo == q.Repo) && (q.Severity == "" || r.Severity == q.Severity) &&
+		(q.Tag == "" || slices.Contains(r.Tags, q.Tag))
+}
+
+// coverRec is a record with its word cover.
+type coverRec struct {
+	rec  int32
+	text float64
+}
+
+// topCover keeps the n records with the best cover, ties to the earlier
+// record, in a min-heap: a common word matches tens of thousands of
+// records, of which a page shows twenty.
+type topCover struct {
+	n    int
+	recs []coverRec
+}
+
+func newTopCover(n int) *topCover { return &topCover{n: n, recs: make([]coverRec, 0, n)} }
+
+// worse orders the heap: the root is the record to drop first.
+func worse(a, b coverRec) bool {
+	if a.text != b.text {
+		return a.text < b.text
+	}
+	return a.rec > b.rec
+}
+
+// nth returns the n-th largest of v (the smallest when fewer).
+func nth(v []float64, n int) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[max(len(s)-n, 0)]
+}
+
+func (h *topCover) push(rec int32, text float64) {
+	c := coverRec{rec, text}
+	if len(h.recs) < h.n {
+		h.recs = append(h.recs, c)
+		for i := len(h.recs) - 1; i > 0; {
+			parent := (i - 1) / 2
+			if !worse(h.recs[i], h.recs[parent]) {
+				break
+			}
+			h.recs[i], h.recs[parent] = h.recs[parent], h.recs[i]
+			i = parent
+		}
+		return
+	}
+	if h.n == 0 || !worse(h.recs[0], c) {
+		return
+	}
+	h.recs[0] = c
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < len(h.recs) && worse(h.recs[l], h.recs[m]) {
+			m = l
+		}
+		if l+1 < len(h.recs) && worse(h.recs[l+1], h.recs[m]) {
+			m = l + 1
+		}
+		if m == i {
+			return
+		}
+		h.recs[i], h.recs[m] = h.recs[m], h.recs[i]
+		i = m
+	}
+}
