@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,7 +31,10 @@ const progressEvery = 10000
 // segment on one core, and on disk waits for the segment to be written,
 // so one goroutine per CPU sends batches to keep every core busy; each
 // also extracts its records' part of the tables.
-func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *slog.Logger) (*tableParts, error) {
+//
+// On disk, w (see diskWrites) tracks the batches bleve has yet to write;
+// in memory it is nil.
+func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *diskWrites, log *slog.Logger) (*tableParts, error) {
 	start := time.Now()
 	recs := ds.Records
 	parts := make([]recordTables, len(recs))
@@ -57,7 +62,9 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *s
 					}
 					parts[lo+i] = newRecordTables(r, wrapped)
 				}
+				w.track(b)
 				if err := bi.Batch(b); err != nil {
+					w.untrack()
 					fail(fmt.Errorf("index batch: %w", err))
 					return
 				}
@@ -73,6 +80,11 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, log *s
 		})
 	}
 	wg.Wait()
+	if failed.Load() == nil {
+		if err := w.wait(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if p := failed.Load(); p != nil {
 		return nil, *p
 	}
@@ -104,4 +116,27 @@ func (tp *tableParts) assemble(log *slog.Logger) ([]byte, error) {
 	}
 	log.Info("lookup tables built", "records", len(tp.ids), "bytes", len(data), "took", time.Since(start).Round(time.Millisecond))
 	return data, nil
+}
+
+// buildGC sets the garbage collector for a build of n records and returns
+// what restores it. Building allocates about 200 KB per record (analysis,
+// segments, merges) while the live heap grows to about 5 KB per record
+// (the records, the tables' parts, bleve's state). Go's default collects
+// whenever the heap doubles; at 100,000 records that marked the live heap
+// over a hundred times and let the heap reach twice its live size. Here
+// the heap may triple between collections, but not exceed a limit of
+// 256 MiB plus 6 KiB per record: measured at 100,000 records, the same CPU
+// as the default and 230 MB less peak RSS (a limit of 700 MiB with the
+// default growth cost 11% more CPU). GOGC or GOMEMLIMIT in the
+// environment leave the collector as they set it.
+func buildGC(n int) (restore func()) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	pct := debug.SetGCPercent(200)
+	limit := debug.SetMemoryLimit(256<<20 + 6<<10*int64(n))
+	return func() {
+		debug.SetGCPercent(pct)
+		debug.SetMemoryLimit(limit)
+	}
 }

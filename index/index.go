@@ -71,7 +71,7 @@ func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, er
 	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
 	}
-	parts, err := indexRecords(ctx, bi, ds, log)
+	parts, err := indexRecords(ctx, bi, ds, nil, log)
 	if err != nil {
 		bi.Close()
 		return nil, err

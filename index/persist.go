@@ -30,8 +30,6 @@ import (
 // show; Key also samples document() itself, as a safety net.
 const formatVersion = 2
 
-var scorchConfig map[string]any
-
 // Key identifies the index that ds needs: the dataset's content, the
 // mapping, and how records are turned into documents. A persisted index is
 // reused only under the same key, so a changed dataset or mapping is
@@ -196,11 +194,14 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 		}
 	}()
 	bdir := filepath.Join(tmp, bleveDirName)
-	bi, err := bleve.NewUsing(bdir, newMapping(), scorch.Name, scorch.Name, scorchConfig)
+	defer buildGC(ds.Len())()
+	writes, config, forget := newDiskWrites(bdir)
+	defer forget()
+	bi, err := bleve.NewUsing(bdir, newMapping(), scorch.Name, scorch.Name, config)
 	if err != nil {
 		return fmt.Errorf("create index: %w", err)
 	}
-	parts, err := indexRecords(ctx, bi, ds, log)
+	parts, err := indexRecords(ctx, bi, ds, writes, log)
 	if err != nil {
 		bi.Close()
 		return err
