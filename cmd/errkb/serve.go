@@ -77,7 +77,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	// pages; /readyz turns 200 when search is available.
 	go func() {
 		start := time.Now()
-		ix, err := index.Open(ctx, ds, dir, log)
+		ix, err := index.OpenSeeded(ctx, ds, dir, prebuiltIndex(datasetPaths(datasets, getenv)), log)
 		if err != nil {
 			if ctx.Err() == nil {
 				log.Error("index build failed", "err", err)
