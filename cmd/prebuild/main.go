@@ -50,6 +50,9 @@ func run(out string) error {
 	if err := ix.Close(); err != nil {
 		return err
 	}
+	if err := index.Compact(context.Background(), ds, work); err != nil {
+		return err
+	}
 	built := filepath.Join(work, index.Key(ds)[:32])
 	// The files are embedded read-only; make them readable to whoever
 	// builds the binary from a clone.
