@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -130,24 +129,6 @@ func topCounts(m map[string]int, n int) []FacetCount {
 		return out[i].Value < out[j].Value
 	})
 	return out[:min(n, len(out))]
-}
-
-// browse lists records under q's filters when there is no text.
-func (ix *Index) browse(ctx context.Context, q Query) (*Result, error) {
-	req := bleve.NewSearchRequestOptions(ix.filtered(q, nil), q.Limit, q.Offset, false)
-	req.SortBy([]string{"-_score", "_id"})
-	addFacets(req)
-	res, err := ix.bi.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, fmt.Errorf("list records: %w", err)
-	}
-	out := &Result{Total: int(res.Total), Facets: facetsOf(res)}
-	for _, h := range res.Hits {
-		if r, ok := ix.ds.ByID(h.ID); ok {
-			out.Hits = append(out.Hits, Hit{Record: r, Score: h.Score})
-		}
-	}
-	return out, nil
 }
 
 func addFacets(req *bleve.SearchRequest) {
