@@ -87,9 +87,14 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Result, error) {
 	}
 	ranked := ix.rank(ix.weigh(c))
 	out := &Result{Total: c.total}
-	for _, e := range ranked[min(q.Offset, len(ranked)):min(q.Offset+q.Limit, len(ranked))] {
-		r := ix.ds.Records[e.rec]
-		out.Hits = append(out.Hits, Hit{Record: r, Score: e.score, Highlights: ix.highlight(c, r)})
+	page := ranked[min(q.Offset, len(ranked)):min(q.Offset+q.Limit, len(ranked))]
+	if len(page) > 0 {
+		terms := highlightWords(c)
+		out.Hits = make([]Hit, 0, len(page))
+		for _, e := range page {
+			r := ix.ds.Records[e.rec]
+			out.Hits = append(out.Hits, Hit{Record: r, Score: e.score, Highlights: highlightTerms(terms, r)})
+		}
 	}
 	out.Facets = ix.facets(ranked)
 	out.DidYouMean = ix.didYouMean(c, ranked)
