@@ -77,31 +77,26 @@ type browseList struct {
 	facets Facets
 }
 
-// browseLists keeps the lists asked for so far; a dataset has a few
-// hundred tags, projects and severities, and a list costs 12 bytes per
-// record under its filter.
+// browseLists keeps the records under each tag, project and severity in
+// id order, made in one pass over the records on the first browse, and
+// the lists asked for so far in bleve's order with their facets; a list
+// costs 12 bytes per record under its filter.
 type browseLists struct {
 	once  sync.Once
 	docs  uint64 // documents in the bleve index, for the idf
 	err   error
-	byID  []int32 // record numbers in id order, bleve's tie order
+	byID  map[string]map[string][]int32 // field -> value -> record numbers in id order
 	mu    sync.Mutex
 	lists map[string]*browseList // by field and value
 }
 
-// browseList returns the records under field = value, computing them on
-// first use: one pass over the records in id order.
+// browseList returns the records under field = value in bleve's order,
+// computing them on first use.
 func (ix *Index) browseList(field, value string) (*browseList, error) {
 	b := &ix.browsed
 	b.once.Do(func() {
 		b.docs, b.err = ix.bi.DocCount()
-		b.byID = make([]int32, len(ix.ds.Records))
-		for i := range b.byID {
-			b.byID[i] = int32(i)
-		}
-		slices.SortFunc(b.byID, func(x, y int32) int {
-			return strings.Compare(ix.ds.Records[x].ID, ix.ds.Records[y].ID)
-		})
+		b.byID = ix.filterPostings()
 		b.lists = map[string]*browseList{}
 	})
 	if b.err != nil {
@@ -114,11 +109,34 @@ func (ix *Index) browseList(field, value string) (*browseList, error) {
 	if l != nil {
 		return l, nil
 	}
-	l = ix.newBrowseList(field, value, b.byID, b.docs)
+	l = ix.newBrowseList(field, value, b.byID[field][value], b.docs)
 	b.mu.Lock()
 	b.lists[key] = l
 	b.mu.Unlock()
 	return l, nil
+}
+
+// filterPostings lists the records of each tag, project and severity in
+// id order, bleve's order among equal scores.
+func (ix *Index) filterPostings() map[string]map[string][]int32 {
+	recs := ix.ds.Records
+	order := make([]int32, len(recs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(recs[x].ID, recs[y].ID) })
+	out := map[string]map[string][]int32{fieldRepo: {}, fieldTags: {}, fieldSeverity: {}}
+	for _, rec := range order {
+		r := recs[rec]
+		out[fieldRepo][r.Repo] = append(out[fieldRepo][r.Repo], rec)
+		out[fieldSeverity][r.Severity] = append(out[fieldSeverity][r.Severity], rec)
+		for i, t := range r.Tags {
+			if !slices.Contains(r.Tags[:i], t) {
+				out[fieldTags][t] = append(out[fieldTags][t], rec)
+			}
+		}
+	}
+	return out
 }
 
 // newBrowseList scores as bleve's term query over a keyword field does
@@ -126,28 +144,17 @@ func (ix *Index) browseList(field, value string) (*browseList, error) {
 // 1/sqrt(the field's values in the record), rounded to float32 as zap
 // stores it, times idf = 1 + ln(docs / (matches+1)). Repo and severity
 // hold one value, so their matches tie and keep id order.
-func (ix *Index) newBrowseList(field, value string, byID []int32, docs uint64) *browseList {
+func (ix *Index) newBrowseList(field, value string, recs []int32, docs uint64) *browseList {
 	type match struct {
 		rec   int32
 		tf    int
 		count int
 	}
-	var ms []match
-	for _, rec := range byID {
-		r := ix.ds.Records[rec]
-		switch field {
-		case fieldRepo:
-			if r.Repo == value {
-				ms = append(ms, match{rec, 1, 1})
-			}
-		case fieldSeverity:
-			if r.Severity == value {
-				ms = append(ms, match{rec, 1, 1})
-			}
-		case fieldTags:
-			if tf := countOf(r.Tags, value); tf > 0 {
-				ms = append(ms, match{rec, tf, len(r.Tags)})
-			}
+	ms := make([]match, len(recs))
+	for i, rec := range recs {
+		ms[i] = match{rec, 1, 1}
+		if r := ix.ds.Records[rec]; field == fieldTags {
+			ms[i].tf, ms[i].count = countOf(r.Tags, value), len(r.Tags)
 		}
 	}
 	idf := 1.0 + math.Log(float64(docs)/float64(uint64(len(ms))+1.0))
