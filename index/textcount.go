@@ -108,7 +108,12 @@ func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
 			atLeast[k] = roaring.New()
 		}
 		for i := range plan.words {
-			word := roaring.New()
+			// With one word needed, a word's records go straight into
+			// atLeast[1], not through a bitmap of their own.
+			word := atLeast[1]
+			if need > 1 {
+				word = roaring.New()
+			}
 			for j, f := range plan.fields {
 				if err := orPostings(word, f.field, terms[i][j]...); err != nil {
 					return 0, err
@@ -117,7 +122,9 @@ func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
 			for k := need; k >= 2; k-- {
 				atLeast[k].Or(roaring.And(atLeast[k-1], word))
 			}
-			atLeast[1].Or(word)
+			if need > 1 {
+				atLeast[1].Or(word)
+			}
 		}
 		match := atLeast[need]
 		if len(plan.words) == 0 {
