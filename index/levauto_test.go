@@ -24,26 +24,7 @@ func TestEditAutomatonMatchesVellum(t *testing.T) {
 	for i := range vw.len() {
 		words = append(words, vw.at(i))
 	}
-	slices.Sort(words)
-	words = slices.Compact(words)
-	var buf bytes.Buffer
-	b, err := vellum.New(&buf, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, w := range words {
-		if err := b.Insert([]byte(w), uint64(i%7)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := b.Close(); err != nil {
-		t.Fatal(err)
-	}
-	fst, err := vellum.Load(buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := &vocab{fst: fst}
+	v := vocabOf(t, words)
 
 	rng := rand.New(rand.NewPCG(1, 2))
 	letters := "abcdefghijklmnopqrstuvwxyz_0123456789"
@@ -103,4 +84,55 @@ func TestEditAutomatonMatchesVellum(t *testing.T) {
 		t.Fatalf("only %d near words for %d queries: the comparison says little", found, len(queries))
 	}
 	t.Log(fmt.Sprintf("%d queries, %d near words compared", len(queries), found))
+}
+
+// vocabOf is a vocabulary of words (counts made up), enough for within.
+func vocabOf(t testing.TB, words []string) *vocab {
+	t.Helper()
+	words = slices.Clone(words)
+	slices.Sort(words)
+	words = slices.Compact(words)
+	var buf bytes.Buffer
+	b, err := vellum.New(&buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range words {
+		if err := b.Insert([]byte(w), uint64(i%7)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fst, err := vellum.Load(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &vocab{fst: fst}
+}
+
+// FuzzEditAutomaton checks that any query word finds the words vellum's
+// Levenshtein automaton finds, at the same distances, in a vocabulary of
+// fictional error words, some with non-ASCII letters.
+func FuzzEditAutomaton(f *testing.F) {
+	v := vocabOf(f, []string{"gizmo", "gizmos", "jammed", "jam", "timeout", "timed", "consumer", "consumers",
+		"café", "naïve", "über", "straße", "日本語", "cog_stuck", "err_gz_jammed", "a", "ab", "abba", "x9f3"})
+	for _, s := range []string{"gizmo", "gzimo", "jamed", "cafe", "uber", "strase", "abab", "timeuot", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		if len(w) > 40 {
+			return // longer words are never corrected (maxFuzzyTermBytes)
+		}
+		for d := 1; d <= 2; d++ {
+			if !isASCIIString(w) {
+				continue
+			}
+			got, want := v.within(w, d), v.withinDFA(w, d)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("within(%q, %d):\n got %v\nwant %v", w, d, got, want)
+			}
+		}
+	})
 }
