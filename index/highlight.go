@@ -2,9 +2,7 @@ package index
 
 import (
 	"html"
-	"iter"
 	"strings"
-	"unicode"
 
 	"github.com/errkb/errkb"
 )
@@ -103,26 +101,3 @@ func fragment(s string, terms map[string]bool, size int) string {
 }
 
 func isBoundary(c byte) bool { return c == ' ' || c == '\n' || c == '\t' }
-
-// eachWordSpan yields the spans wordSpans returns, without collecting
-// them: fragment stops at the first matched word of a long text.
-func eachWordSpan(s string) iter.Seq[[2]int] {
-	return func(yield func([2]int) bool) {
-		start := -1
-		for i, r := range s {
-			isWord := unicode.IsLetter(r) || unicode.IsDigit(r)
-			switch {
-			case isWord && start < 0:
-				start = i
-			case !isWord && start >= 0:
-				if !yield([2]int{start, i}) {
-					return
-				}
-				start = -1
-			}
-		}
-		if start >= 0 {
-			yield([2]int{start, len(s)})
-		}
-	}
-}
