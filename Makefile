@@ -27,7 +27,7 @@ test-browser:
 # package's testdata/fuzz and also run in plain `go test`). The fuzzer
 # prints its executions; grep "execs:" in the output for the figures.
 FUZZTIME ?= 10s
-FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./web:FuzzSnippetHTML ./extract:FuzzVerbs ./extract:FuzzExtract ./index:FuzzReadTables ./web:FuzzRequestChosenValues ./annotate:FuzzStream ./internal/store:FuzzReadSnapshot ./index:FuzzWordTokenizer
+FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./web:FuzzSnippetHTML ./extract:FuzzVerbs ./extract:FuzzExtract ./index:FuzzReadTables ./web:FuzzRequestChosenValues ./annotate:FuzzStream ./internal/store:FuzzReadSnapshot ./index:FuzzWordTokenizer ./index:FuzzEditAutomaton
 test-fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \
