@@ -1,7 +1,7 @@
 # The README's two commands: `go run ./cmd/errkb` serves, `make test` runs
 # every test (CI runs `make test` through .ci/run).
 
-.PHONY: test check vet generate check-generated test-browser test-fuzz bench load dataset relevance
+.PHONY: test check vet generate check-generated test-browser test-fuzz bench load dataset prebuilt relevance
 
 test: check
 	go test ./...
@@ -27,7 +27,7 @@ test-browser:
 # package's testdata/fuzz and also run in plain `go test`). The fuzzer
 # prints its executions; grep "execs:" in the output for the figures.
 FUZZTIME ?= 10s
-FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./web:FuzzSnippetHTML ./extract:FuzzVerbs ./extract:FuzzExtract ./index:FuzzReadTables ./web:FuzzRequestChosenValues ./annotate:FuzzStream ./internal/store:FuzzReadSnapshot ./index:FuzzWordTokenizer
+FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./web:FuzzSnippetHTML ./extract:FuzzVerbs ./extract:FuzzExtract ./index:FuzzReadTables ./web:FuzzRequestChosenValues ./annotate:FuzzStream ./internal/store:FuzzReadSnapshot ./index:FuzzWordTokenizer ./index:FuzzEditAutomaton
 test-fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \
@@ -87,3 +87,11 @@ NATS_GO ?= github.com/nats-io/nats.go@v1.55.0
 dataset:
 	go run ./cmd/errkb extract --out dataset/extracted $(NATS_SERVER) $(NATS_GO)
 	go run ./cmd/errkb validate dataset
+	$(MAKE) prebuilt
+
+# The index and lookup tables of the embedded dataset, embedded in the
+# binary so that serving it copies them instead of building them at every
+# start. Rebuild after changing dataset/, the index mapping, document() or
+# the lookup tables; TestPrebuiltIndexIsCurrent fails while they are stale.
+prebuilt:
+	go run ./cmd/prebuild -out prebuilt

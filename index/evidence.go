@@ -46,10 +46,15 @@ func (ix *Index) weigh(c *candidates) []*evidence {
 		}
 	}
 	out := make([]*evidence, 0, len(c.hits))
+	// The text matches' evidence in one allocation: a query ranks
+	// hundreds of records.
+	slab := make([]evidence, len(c.hits))
 	for _, h := range c.hits {
 		e, found := c.found[h.rec]
 		if !found {
-			e = &evidence{rec: h.rec}
+			e = &slab[0]
+			slab = slab[1:]
+			e.rec = h.rec
 			if maxText > 0 {
 				e.bleve = h.score / maxText
 			}

@@ -13,10 +13,21 @@ import (
 // which pages and the API already show). Only a page of hits is
 // highlighted, so the cost does not grow with the rerank window.
 func (ix *Index) highlight(a *candidates, r *errkb.Record) map[string][]string {
+	return highlightTerms(highlightWords(a), r)
+}
+
+// highlightWords are the words highlight marks, the words sent to bleve.
+func highlightWords(a *candidates) map[string]bool {
 	terms := map[string]bool{}
 	for _, w := range a.searchWords() {
 		terms[w] = true
 	}
+	return terms
+}
+
+// highlightTerms is highlight with the query's words already gathered,
+// once for a page of hits.
+func highlightTerms(terms map[string]bool, r *errkb.Record) map[string][]string {
 	out := map[string][]string{}
 	if m, n := markWords(r.ErrorMessage, terms); n > 0 {
 		out["message"] = []string{m}
@@ -31,7 +42,7 @@ func (ix *Index) highlight(a *candidates, r *errkb.Record) map[string][]string {
 func markWords(s string, terms map[string]bool) (string, int) {
 	var b strings.Builder
 	last, n := 0, 0
-	for _, sp := range wordSpans(s) {
+	for sp := range eachWordSpan(s) {
 		w := s[sp[0]:sp[1]]
 		if !termMatches(strings.ToLower(w), terms) {
 			continue
@@ -62,7 +73,7 @@ func termMatches(w string, terms map[string]bool) bool {
 // fragment returns about size bytes of s around its first matched word,
 // highlighted, or "" when no word matches.
 func fragment(s string, terms map[string]bool, size int) string {
-	for _, sp := range wordSpans(s) {
+	for sp := range eachWordSpan(s) {
 		if !termMatches(strings.ToLower(s[sp[0]:sp[1]]), terms) {
 			continue
 		}

@@ -25,6 +25,8 @@ type Index struct {
 	bi bleve.Index
 	t  *tables // records by id and code, patterns, vocabulary, identifiers; see tables
 
+	browsed browseLists // pages of records under one filter; see browse
+
 	unmap func() error  // releases the mapped tables file, if any
 	stop  chan struct{} // ends releasePagesEvery
 	done  sync.WaitGroup

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"iter"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -420,21 +421,33 @@ func requiredWords(pieces []piece) []string {
 // wordSpans returns the byte spans of letter-or-digit runs in s.
 func wordSpans(s string) [][2]int {
 	var out [][2]int
-	start := -1
-	for i, r := range s {
-		isWord := unicode.IsLetter(r) || unicode.IsDigit(r)
-		switch {
-		case isWord && start < 0:
-			start = i
-		case !isWord && start >= 0:
-			out = append(out, [2]int{start, i})
-			start = -1
-		}
-	}
-	if start >= 0 {
-		out = append(out, [2]int{start, len(s)})
+	for sp := range eachWordSpan(s) {
+		out = append(out, sp)
 	}
 	return out
+}
+
+// eachWordSpan yields the spans of letters and digits in s, without
+// collecting them: fragment stops at the first matched word of a long text.
+func eachWordSpan(s string) iter.Seq[[2]int] {
+	return func(yield func([2]int) bool) {
+		start := -1
+		for i, r := range s {
+			isWord := unicode.IsLetter(r) || unicode.IsDigit(r)
+			switch {
+			case isWord && start < 0:
+				start = i
+			case !isWord && start >= 0:
+				if !yield([2]int{start, i}) {
+					return
+				}
+				start = -1
+			}
+		}
+		if start >= 0 {
+			yield([2]int{start, len(s)})
+		}
+	}
 }
 
 func alnumCount(s string) int {

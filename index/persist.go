@@ -95,10 +95,12 @@ type fileInfo struct {
 // Indexes of other keys in dir are removed once the new one is in place,
 // so one folder holds one index; give each server process its own dir.
 func Open(ctx context.Context, ds *errkb.Dataset, dir string, log *slog.Logger) (*Index, error) {
+	return OpenSeeded(ctx, ds, dir, nil, log)
+}
+
+// openKeyed is Open with ds's key already computed, from start.
+func openKeyed(ctx context.Context, ds *errkb.Dataset, dir, key string, start time.Time, log *slog.Logger) (*Index, error) {
 	searcher.DisjunctionMaxClauseCount = maxClauses
-	start := time.Now()
-	key := Key(ds)
-	log.Info("index key", "key", key[:16], "took", time.Since(start).Round(time.Millisecond))
 	final := filepath.Join(dir, key[:32])
 	ix, err := openPersisted(ds, final, key)
 	switch {

@@ -43,8 +43,9 @@ func (ix *Index) before(a, b *evidence) bool {
 // one error family applies.
 func (ix *Index) evenSharedCodes(ranked []*evidence) {
 	type key struct {
-		name string
-		core float64
+		class bool // a class name, else a code
+		name  string
+		core  float64
 	}
 	keys := make([][2]key, len(ranked))
 	best := make(map[key]float64, 2*len(ranked))
@@ -52,16 +53,16 @@ func (ix *Index) evenSharedCodes(ranked []*evidence) {
 		e.sortScore = e.score
 		r := ix.ds.Records[e.rec]
 		core := round3(e.score - 100*e.textLen - 10*e.bleve)
-		keys[i] = [2]key{{"code:" + NormalizeCode(r.ErrorCode), core}, {"class:" + strings.ToLower(r.ErrorClass), core}}
+		keys[i] = [2]key{{false, NormalizeCode(r.ErrorCode), core}, {true, strings.ToLower(r.ErrorClass), core}}
 		for _, k := range keys[i] {
-			if !strings.HasSuffix(k.name, ":") {
+			if k.name != "" && !strings.HasSuffix(k.name, ":") {
 				best[k] = max(best[k], e.score)
 			}
 		}
 	}
 	for i, e := range ranked {
 		for _, k := range keys[i] {
-			if !strings.HasSuffix(k.name, ":") {
+			if k.name != "" && !strings.HasSuffix(k.name, ":") {
 				e.sortScore = max(e.sortScore, best[k])
 			}
 		}

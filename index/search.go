@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -88,9 +87,14 @@ func (ix *Index) Search(ctx context.Context, q Query) (*Result, error) {
 	}
 	ranked := ix.rank(ix.weigh(c))
 	out := &Result{Total: c.total}
-	for _, e := range ranked[min(q.Offset, len(ranked)):min(q.Offset+q.Limit, len(ranked))] {
-		r := ix.ds.Records[e.rec]
-		out.Hits = append(out.Hits, Hit{Record: r, Score: e.score, Highlights: ix.highlight(c, r)})
+	page := ranked[min(q.Offset, len(ranked)):min(q.Offset+q.Limit, len(ranked))]
+	if len(page) > 0 {
+		terms := highlightWords(c)
+		out.Hits = make([]Hit, 0, len(page))
+		for _, e := range page {
+			r := ix.ds.Records[e.rec]
+			out.Hits = append(out.Hits, Hit{Record: r, Score: e.score, Highlights: highlightTerms(terms, r)})
+		}
 	}
 	out.Facets = ix.facets(ranked)
 	out.DidYouMean = ix.didYouMean(c, ranked)
@@ -130,24 +134,6 @@ func topCounts(m map[string]int, n int) []FacetCount {
 		return out[i].Value < out[j].Value
 	})
 	return out[:min(n, len(out))]
-}
-
-// browse lists records under q's filters when there is no text.
-func (ix *Index) browse(ctx context.Context, q Query) (*Result, error) {
-	req := bleve.NewSearchRequestOptions(ix.filtered(q, nil), q.Limit, q.Offset, false)
-	req.SortBy([]string{"-_score", "_id"})
-	addFacets(req)
-	res, err := ix.bi.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, fmt.Errorf("list records: %w", err)
-	}
-	out := &Result{Total: int(res.Total), Facets: facetsOf(res)}
-	for _, h := range res.Hits {
-		if r, ok := ix.ds.ByID(h.ID); ok {
-			out.Hits = append(out.Hits, Hit{Record: r, Score: h.Score})
-		}
-	}
-	return out, nil
 }
 
 func addFacets(req *bleve.SearchRequest) {

@@ -60,32 +60,47 @@ func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
 	total := 0
 	for _, ss := range snap.Segments() {
 		seg := ss.Segment()
-		postings := func(field string, terms ...string) (*roaring.Bitmap, error) {
-			out := roaring.New()
-			d, err := seg.Dictionary(field)
-			if err != nil {
-				return nil, err
+		// A segment's dictionaries, posting list and iterator are opened
+		// once per field and reused across terms: a query asks for up to
+		// forty (word, field) pairs.
+		dicts := map[string]segment.TermDictionary{}
+		var pl segment.PostingsList
+		var it segment.PostingsIterator
+		// orPostings adds the records holding any of terms in field to dst.
+		orPostings := func(dst *roaring.Bitmap, field string, terms ...string) error {
+			d, ok := dicts[field]
+			if !ok {
+				var err error
+				if d, err = seg.Dictionary(field); err != nil {
+					return err
+				}
+				dicts[field] = d
 			}
 			for _, t := range terms {
-				pl, err := d.PostingsList([]byte(t), nil, nil)
+				next, err := d.PostingsList([]byte(t), nil, pl)
 				if err != nil {
-					return nil, err
+					return err
 				}
-				if pl == nil {
+				if next == nil {
 					continue
 				}
-				it := pl.Iterator(false, false, false, nil)
+				pl = next
+				it = pl.Iterator(false, false, false, it)
 				o, ok := it.(segment.OptimizablePostingsIterator)
 				if !ok {
-					return nil, errNoBitmaps
+					return errNoBitmaps
 				}
 				if n, ok := o.DocNum1Hit(); ok {
-					out.Add(uint32(n))
+					dst.Add(uint32(n))
 				} else if bm := o.ActualBitmap(); bm != nil {
-					out.Or(bm)
+					dst.Or(bm)
 				}
 			}
-			return out, nil
+			return nil
+		}
+		postings := func(field string, terms ...string) (*roaring.Bitmap, error) {
+			out := roaring.New()
+			return out, orPostings(out, field, terms...)
 		}
 		// atLeast[k] holds the records matching k or more of the words.
 		atLeast := make([]*roaring.Bitmap, need+1)
@@ -93,18 +108,23 @@ func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
 			atLeast[k] = roaring.New()
 		}
 		for i := range plan.words {
-			word := roaring.New()
+			// With one word needed, a word's records go straight into
+			// atLeast[1], not through a bitmap of their own.
+			word := atLeast[1]
+			if need > 1 {
+				word = roaring.New()
+			}
 			for j, f := range plan.fields {
-				bm, err := postings(f.field, terms[i][j]...)
-				if err != nil {
+				if err := orPostings(word, f.field, terms[i][j]...); err != nil {
 					return 0, err
 				}
-				word.Or(bm)
 			}
 			for k := need; k >= 2; k-- {
 				atLeast[k].Or(roaring.And(atLeast[k-1], word))
 			}
-			atLeast[1].Or(word)
+			if need > 1 {
+				atLeast[1].Or(word)
+			}
 		}
 		match := atLeast[need]
 		if len(plan.words) == 0 {

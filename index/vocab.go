@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/blevesearch/vellum"
 	"github.com/blevesearch/vellum/levenshtein"
@@ -122,6 +123,46 @@ type fuzzyWord struct {
 // within lists known words within d edits of w, nearest and most common
 // first.
 func (v *vocab) within(w string, d int) []fuzzyWord {
+	if d < 1 || d > 2 {
+		return nil
+	}
+	if !isASCIIString(w) {
+		return v.withinDFA(w, d)
+	}
+	a := newEditAutomaton(w, d)
+	defer a.put()
+	it, err := v.fst.Search(a, nil, nil)
+	var out []fuzzyWord
+	for err == nil && len(out) < 64 {
+		k, df := it.Current()
+		if string(k) != w {
+			s := a.Start()
+			for _, b := range k {
+				s = a.Accept(s, b)
+			}
+			out = append(out, fuzzyWord{word: string(k), dist: a.distance(s), df: int(df)})
+		}
+		err = it.Next()
+	}
+	if err != nil && !errors.Is(err, vellum.ErrIteratorDone) {
+		return nil
+	}
+	sortNear(out)
+	return out
+}
+
+func isASCIIString(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// withinDFA is within with vellum's Levenshtein automaton, for words
+// with non-ASCII letters.
+func (v *vocab) withinDFA(w string, d int) []fuzzyWord {
 	builders, err := levBuilders()
 	if err != nil || d < 1 || d > 2 {
 		return nil
@@ -143,6 +184,13 @@ func (v *vocab) within(w string, d int) []fuzzyWord {
 	if err != nil && !errors.Is(err, vellum.ErrIteratorDone) {
 		return nil
 	}
+	sortNear(out)
+	return out
+}
+
+// sortNear orders words near a query word: fewer edits, then the more
+// common, then alphabetically.
+func sortNear(out []fuzzyWord) {
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.dist != b.dist {
@@ -153,5 +201,4 @@ func (v *vocab) within(w string, d int) []fuzzyWord {
 		}
 		return a.word < b.word
 	})
-	return out
 }

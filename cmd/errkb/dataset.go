@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -82,6 +83,16 @@ func loadDataset(paths []string, skipInvalid bool, spillDir string, log *slog.Lo
 	}
 	log.Warn("serving without the records left out", "problems", len(probs), "records", ds.Len())
 	return ds, nil
+}
+
+// prebuiltIndex is the index shipped for the embedded dataset when it is
+// the one served, so a start copies it instead of building (see
+// index.OpenSeeded); nil for dataset folders.
+func prebuiltIndex(paths []string) fs.FS {
+	if len(paths) > 0 {
+		return nil
+	}
+	return errkb.EmbeddedIndex()
 }
 
 // loadIndexed loads the datasets and builds their index in memory, for the

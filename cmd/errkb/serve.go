@@ -34,7 +34,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	queue := fs.Int("queue", 0, "such requests waiting for a worker before more answer 503 busy (default: eight per CPU)")
 	grace := fs.Duration("shutdown-grace", shutdownGrace, "how long requests in flight may run after SIGTERM")
 	delay := fs.Duration("shutdown-delay", shutdownDelay, "how long /readyz answers 503 before the listener closes on SIGTERM")
-	indexDir := fs.String("index-dir", getenv("ERRKB_INDEX_DIR"), "folder to persist the search index in and reuse it from on restart; one per server process (env ERRKB_INDEX_DIR; default: a temporary folder removed on exit)")
+	indexDir := fs.String("index-dir", getenv("ERRKB_INDEX_DIR"), "folder to persist the search index in and reuse it from on restart; one per server process (env ERRKB_INDEX_DIR; default: a temporary folder removed on exit, into which the embedded dataset's prebuilt index is copied)")
 	if err := fs.Parse(args); err != nil {
 		return parseExit(err)
 	}
@@ -77,7 +77,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	// pages; /readyz turns 200 when search is available.
 	go func() {
 		start := time.Now()
-		ix, err := index.Open(ctx, ds, dir, log)
+		ix, err := index.OpenSeeded(ctx, ds, dir, prebuiltIndex(datasetPaths(datasets, getenv)), log)
 		if err != nil {
 			if ctx.Err() == nil {
 				log.Error("index build failed", "err", err)

@@ -164,3 +164,24 @@ func TestHostFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestServeEmbeddedCopiesThePrebuiltIndex starts errkb on the embedded
+// dataset with no --index-dir, as `go run ./cmd/errkb` does: the index
+// shipped in the binary must be copied, not built, and answer searches.
+func TestServeEmbeddedCopiesThePrebuiltIndex(t *testing.T) {
+	base, log, stop := startServe(t)
+	defer stop()
+	if !strings.Contains(log.String(), "prebuilt index copied") || strings.Contains(log.String(), "building") {
+		t.Fatalf("the embedded dataset's prebuilt index was not used:\n%s", log.String())
+	}
+	res, err := http.Get(base + "/api/v1/search?q=stream+not+found&limit=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	b.ReadFrom(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(b.String(), "nats-io/nats-server") {
+		t.Fatalf("search on the prebuilt index: status %d, %s", res.StatusCode, b.String())
+	}
+}
