@@ -132,8 +132,8 @@ func (tp *tableParts) assemble(log *slog.Logger) ([]byte, error) {
 // process's resident memory within one budget, 224 MiB plus 8 KiB per
 // record: the heap gets the budget less the file pages resident at the
 // moment (bleve's segments, mapped while they are merged, and the spilled
-// records), read every 100 ms, but never less than 256 MiB plus 3 KiB per
-// record, about 1.3 times the live heap, below which collections would
+// records), read every 100 ms, but never less than 256 MiB plus 4 KiB per
+// record, about 1.4 times the live heap, below which collections would
 // follow one another. The file pages come and go with the merges (from
 // tens of MiB to 400 MiB at 100,000 records), so a fixed limit had either
 // to assume the worst, collecting more often all build long, or let the
@@ -144,7 +144,7 @@ func buildGC(n int) (restore func()) {
 		return func() {}
 	}
 	budget := 224<<20 + 8<<10*int64(n)
-	floor := 256<<20 + 5<<10*int64(n)
+	floor := 256<<20 + 4<<10*int64(n)
 	heapLimit := func() int64 { return max(floor, budget-fileResident()) }
 	pct := debug.SetGCPercent(200)
 	limit := debug.SetMemoryLimit(heapLimit())
