@@ -129,7 +129,7 @@ func (tp *tableParts) assemble(log *slog.Logger) ([]byte, error) {
 // whenever the heap doubles; at 100,000 records that marked the live heap
 // over a hundred times and let the heap reach twice its live size. Here
 // the heap may triple between collections, under a limit that keeps the
-// process's resident memory within one budget, 224 MiB plus 8 KiB per
+// process's resident memory within one budget, 192 MiB plus 8 KiB per
 // record: the heap gets the budget less the file pages resident at the
 // moment (bleve's segments, mapped while they are merged, and the spilled
 // records), read every 100 ms, but never less than 256 MiB plus 4 KiB per
@@ -143,7 +143,7 @@ func buildGC(n int) (restore func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	budget := 224<<20 + 8<<10*int64(n)
+	budget := 192<<20 + 8<<10*int64(n)
 	floor := 256<<20 + 4<<10*int64(n)
 	heapLimit := func() int64 { return max(floor, budget-fileResident()) }
 	pct := debug.SetGCPercent(200)
