@@ -1,12 +1,14 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +41,7 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *dis
 	recs := ds.Records
 	parts := make([]recordTables, len(recs))
 	wrapped := wrappedRecords(recs)
+	dict := newWordDict()
 	var (
 		next   atomic.Int64 // first record of the next batch
 		done   atomic.Int64 // records indexed
@@ -60,7 +63,7 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *dis
 						fail(fmt.Errorf("index record %s (%s): %w", r.ID, r.Source, err))
 						return
 					}
-					parts[lo+i] = newRecordTables(r, wrapped)
+					parts[lo+i] = newRecordTables(r, wrapped, dict)
 				}
 				w.track(b)
 				if err := bi.Batch(b); err != nil {
@@ -98,19 +101,20 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *dis
 	for i, r := range recs {
 		ids[i] = r.ID
 	}
-	return &tableParts{ids: ids, parts: parts}, nil
+	return &tableParts{ids: ids, parts: parts, dict: dict}, nil
 }
 
 // tableParts are the records' parts of the lookup tables, with their ids.
 type tableParts struct {
 	ids   []string
 	parts []recordTables
+	dict  *wordDict
 }
 
 // assemble lays out the tables file.
 func (tp *tableParts) assemble(log *slog.Logger) ([]byte, error) {
 	start := time.Now()
-	data, err := assembleTables(tp.ids, tp.parts)
+	data, err := assembleTables(tp.ids, tp.parts, tp.dict)
 	if err != nil {
 		return nil, fmt.Errorf("build lookup tables: %w", err)
 	}
@@ -124,19 +128,63 @@ func (tp *tableParts) assemble(log *slog.Logger) ([]byte, error) {
 // (the records, the tables' parts, bleve's state). Go's default collects
 // whenever the heap doubles; at 100,000 records that marked the live heap
 // over a hundred times and let the heap reach twice its live size. Here
-// the heap may triple between collections, but not exceed a limit of
-// 256 MiB plus 6 KiB per record: measured at 100,000 records, the same CPU
-// as the default and 230 MB less peak RSS (a limit of 700 MiB with the
-// default growth cost 11% more CPU). GOGC or GOMEMLIMIT in the
-// environment leave the collector as they set it.
+// the heap may triple between collections, under a limit that keeps the
+// process's resident memory within one budget, 192 MiB plus 8 KiB per
+// record: the heap gets the budget less the file pages resident at the
+// moment (bleve's segments, mapped while they are merged, and the spilled
+// records), read every 100 ms, but never less than 256 MiB plus 4 KiB per
+// record, about 1.4 times the live heap, below which collections would
+// follow one another. The file pages come and go with the merges (from
+// tens of MiB to 400 MiB at 100,000 records), so a fixed limit had either
+// to assume the worst, collecting more often all build long, or let the
+// sum exceed the budget. GOGC or GOMEMLIMIT in the environment leave the
+// collector as they set it.
 func buildGC(n int) (restore func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
+	budget := 192<<20 + 8<<10*int64(n)
+	floor := 256<<20 + 4<<10*int64(n)
+	heapLimit := func() int64 { return max(floor, budget-fileResident()) }
 	pct := debug.SetGCPercent(200)
-	limit := debug.SetMemoryLimit(256<<20 + 6<<10*int64(n))
+	limit := debug.SetMemoryLimit(heapLimit())
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				debug.SetMemoryLimit(heapLimit())
+			}
+		}
+	}()
 	return func() {
+		close(stop)
+		<-stopped
 		debug.SetGCPercent(pct)
 		debug.SetMemoryLimit(limit)
 	}
+}
+
+// fileResident is how many bytes of files the process has resident
+// (RssFile in /proc/self/status), or 0 where that is not known.
+func fileResident() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	_, rest, ok := bytes.Cut(b, []byte("\nRssFile:"))
+	if !ok {
+		return 0
+	}
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	kb, err := strconv.ParseInt(string(bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(line), []byte("kB")))), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return kb << 10
 }

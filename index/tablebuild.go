@@ -7,7 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unique"
+	"sync"
 
 	"github.com/blevesearch/vellum"
 
@@ -19,9 +19,9 @@ import (
 // indexes it, so the records are read once and on every core; assemble
 // then joins all records' parts into the tables file.
 //
-// Words are interned: 100,000 records hold millions of words but only
-// some hundred thousand distinct ones, and each record's parts are kept
-// until all records are read.
+// Words are numbered (see wordDict): 100,000 records hold millions of
+// words but only some hundred thousand distinct ones, and each record's
+// parts are kept until all records are read.
 type recordTables struct {
 	msgWords, codeWords []word // sorted, distinct
 	msgSeq              string // errorMessage words joined by spaces, padded
@@ -37,21 +37,50 @@ type recordTables struct {
 	lits []string
 }
 
-// word is an interned string.
-type word = unique.Handle[string]
+// word is a word's number in the build's wordDict: the parts hold no
+// pointers for the collector to follow, in half the bytes of a pointer.
+type word = uint32
 
-func intern(ss []string) []word {
+// wordDict numbers the words of a build's records, each distinct word
+// once; the goroutines indexing records share it.
+type wordDict struct {
+	mu   sync.Mutex
+	num  map[string]word
+	strs []string
+}
+
+func newWordDict() *wordDict { return &wordDict{num: map[string]word{}} }
+
+// id is s's number. s is copied when new: it may point into a record's
+// text, which need not stay in memory.
+func (d *wordDict) id(s string) word {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n, ok := d.num[s]
+	if !ok {
+		s = strings.Clone(s)
+		n = word(len(d.strs))
+		d.strs = append(d.strs, s)
+		d.num[s] = n
+	}
+	return n
+}
+
+func (d *wordDict) intern(ss []string) []word {
 	out := make([]word, len(ss))
 	for i, s := range ss {
-		out[i] = unique.Make(s)
+		out[i] = d.id(s)
 	}
 	return out
 }
 
-func words(ws []word) []string {
+// str is w's text; only once no record is being added.
+func (d *wordDict) str(w word) string { return d.strs[w] }
+
+func (d *wordDict) words(ws []word) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = w.Value()
+		out[i] = d.strs[w]
 	}
 	return out
 }
@@ -75,7 +104,7 @@ type templateKey struct {
 
 // newRecordTables computes r's part of the tables; wrapped holds the
 // records any record wraps, by id (see wrappedRecords).
-func newRecordTables(r *errkb.Record, wrapped map[string]*errkb.Record) recordTables {
+func newRecordTables(r *errkb.Record, wrapped map[string]*errkb.Record, d *wordDict) recordTables {
 	var rt recordTables
 	var patWords []string
 	for _, pp := range parseRecordPatterns([]*errkb.Record{r}, wrapped) {
@@ -90,7 +119,7 @@ func newRecordTables(r *errkb.Record, wrapped map[string]*errkb.Record) recordTa
 		}
 		if m, ok := compilePattern(pp.pieces, pp.expr); ok {
 			rt.patterns = append(rt.patterns, patternPart{
-				expr: m.expr, weight: m.weight, prefix: m.prefix, required: intern(m.required),
+				expr: m.expr, weight: m.weight, prefix: m.prefix, required: d.intern(m.required),
 				openStart: m.openStart, openEnd: m.openEnd, lit: lit, literal: literal,
 			})
 		}
@@ -103,19 +132,19 @@ func newRecordTables(r *errkb.Record, wrapped map[string]*errkb.Record) recordTa
 				w += alnumCount(pc.lit)
 			}
 		}
-		k := unique.Make(normalizeText(templateText(pp.pieces)))
+		k := d.id(normalizeText(templateText(pp.pieces)))
 		if w > 0 && !slices.ContainsFunc(rt.templates, func(t templateKey) bool { return t.key == k }) {
 			rt.templates = append(rt.templates, templateKey{k, w})
 		}
 	}
 	mw := messageWords(r.ErrorMessage)
 	rt.msgSeq = " " + strings.Join(mw, " ") + " "
-	rt.msgWords = intern(sortedSet(append(mw, patWords...)))
-	rt.codeWords = intern(sortedSet(strings.Fields(splitIdentifier(r.ErrorCode) + " " + splitIdentifier(r.ErrorClass))))
-	rt.code, rt.class = unique.Make(NormalizeCode(r.ErrorCode)), unique.Make(strings.ToLower(r.ErrorClass))
-	rt.repo = unique.Make(strings.ToLower(r.Repo))
+	rt.msgWords = d.intern(sortedSet(append(mw, patWords...)))
+	rt.codeWords = d.intern(sortedSet(strings.Fields(splitIdentifier(r.ErrorCode) + " " + splitIdentifier(r.ErrorClass))))
+	rt.code, rt.class = d.id(NormalizeCode(r.ErrorCode)), d.id(strings.ToLower(r.ErrorClass))
+	rt.repo = d.id(strings.ToLower(r.Repo))
 	named := recordIdents(r)
-	rt.idents = intern(slices.Sorted(maps.Keys(named)))
+	rt.idents = d.intern(slices.Sorted(maps.Keys(named)))
 	seen := map[string]bool{}
 	scanIdents(r.SourceCode+"\n"+r.Documentation, func(id string) {
 		// Numbers in a snippet are sizes, statuses and timeouts, not names.
@@ -127,7 +156,7 @@ func newRecordTables(r *errkb.Record, wrapped map[string]*errkb.Record) recordTa
 		}
 		if (distinctiveIdent(id) || capsIdent(id)) && !isNumber(id) && !named[k] && !seen[k] {
 			seen[k] = true
-			rt.srcIdents = append(rt.srcIdents, unique.Make(k))
+			rt.srcIdents = append(rt.srcIdents, d.id(k))
 		}
 	})
 	return rt
@@ -149,25 +178,26 @@ func (p postingsBuilder) add(k word, i int32) {
 	}
 }
 
-func (p postingsBuilder) write(w *sectionWriter, name string) {
-	keys := sortedWords(p)
+func (p postingsBuilder) write(w *sectionWriter, d *wordDict, name string) {
+	keys := sortedWords(d, p)
 	lists := make([][]int32, len(keys))
 	for i, k := range keys {
 		lists[i] = p[k]
 	}
-	w.postings(name, words(keys), lists)
+	w.postings(name, d.words(keys), lists)
 }
 
 // sortedWords are m's keys in the order of their strings.
-func sortedWords[V any](m map[word]V) []word {
+func sortedWords[V any](d *wordDict, m map[word]V) []word {
 	keys := slices.Collect(maps.Keys(m))
-	slices.SortFunc(keys, func(a, b word) int { return strings.Compare(a.Value(), b.Value()) })
+	slices.SortFunc(keys, func(a, b word) int { return strings.Compare(d.str(a), d.str(b)) })
 	return keys
 }
 
 // assembleTables joins the records' parts into the bytes of a tables file
-// (see tabfile.go); ids are the records' ids, in dataset order.
-func assembleTables(ids []string, parts []recordTables) ([]byte, error) {
+// (see tabfile.go); ids are the records' ids, in dataset order, and d
+// numbered the parts' words.
+func assembleTables(ids []string, parts []recordTables, d *wordDict) ([]byte, error) {
 	w := &sectionWriter{}
 	n := len(parts)
 	order := make([]int32, n)
@@ -186,7 +216,7 @@ func assembleTables(ids []string, parts []recordTables) ([]byte, error) {
 	idents, srcIdents := postingsBuilder{}, postingsBuilder{}
 	projects := map[string][]string{}
 	df := map[word]int{}
-	empty := unique.Make("")
+	empty := d.id("")
 	for i, rt := range parts {
 		rec := int32(i)
 		for _, set := range [][]word{rt.msgWords, rt.codeWords} {
@@ -207,7 +237,7 @@ func assembleTables(ids []string, parts []recordTables) ([]byte, error) {
 			byClass.add(rt.class, rec)
 			codeKeys.add(rt.class, rec)
 		}
-		repo := rt.repo.Value()
+		repo := d.str(rt.repo)
 		for _, part := range strings.SplitN(repo, "/", 2) {
 			if k := strings.Join(wordsOf(part), ""); len(k) >= 4 && !slices.Contains(projects[k], repo) {
 				projects[k] = append(projects[k], repo)
@@ -220,18 +250,18 @@ func assembleTables(ids []string, parts []recordTables) ([]byte, error) {
 			srcIdents.add(id, rec)
 		}
 	}
-	byCode.write(w, "bycode")
-	byClass.write(w, "byclass")
-	codeKeys.write(w, "codekeys")
-	idents.write(w, "idents")
-	srcIdents.write(w, "srcidents")
+	byCode.write(w, d, "bycode")
+	byClass.write(w, d, "byclass")
+	codeKeys.write(w, d, "codekeys")
+	idents.write(w, d, "idents")
+	srcIdents.write(w, d, "srcidents")
 	pj, err := json.Marshal(projects)
 	if err != nil {
 		return nil, err
 	}
 	w.bytes("projects", pj)
 
-	words, err := writeVocab(w, "words", df)
+	words, err := writeVocab(w, d, "words", df)
 	if err != nil {
 		return nil, fmt.Errorf("word vocabulary: %w", err)
 	}
@@ -239,7 +269,7 @@ func assembleTables(ids []string, parts []recordTables) ([]byte, error) {
 	for k, l := range codeKeys {
 		codeDF[k] = len(l)
 	}
-	if _, err := writeVocab(w, "codes", codeDF); err != nil {
+	if _, err := writeVocab(w, d, "codes", codeDF); err != nil {
 		return nil, fmt.Errorf("code vocabulary: %w", err)
 	}
 	writeWordSets(w, "msgwords", parts, words, df, func(rt *recordTables) []word { return rt.msgWords })
@@ -249,15 +279,15 @@ func assembleTables(ids []string, parts []recordTables) ([]byte, error) {
 		seqs[i] = parts[i].msgSeq
 	}
 	w.strs("msgseq", seqs)
-	writeTemplates(w, parts)
-	writePatterns(w, parts)
+	writeTemplates(w, d, parts)
+	writePatterns(w, d, parts)
 	return w.finish(), nil
 }
 
 // writeVocab writes the sorted words with their document frequencies, and
 // an FST of them for typo correction; it returns each word's number.
-func writeVocab(w *sectionWriter, name string, df map[word]int) (map[word]uint32, error) {
-	keys := sortedWords(df)
+func writeVocab(w *sectionWriter, d *wordDict, name string, df map[word]int) (map[word]uint32, error) {
+	keys := sortedWords(d, df)
 	counts := make([]uint32, len(keys))
 	num := make(map[word]uint32, len(keys))
 	var buf bytes.Buffer
@@ -268,14 +298,14 @@ func writeVocab(w *sectionWriter, name string, df map[word]int) (map[word]uint32
 	for i, k := range keys {
 		counts[i] = uint32(df[k])
 		num[k] = uint32(i)
-		if err := b.Insert([]byte(k.Value()), uint64(df[k])); err != nil {
+		if err := b.Insert([]byte(d.str(k)), uint64(df[k])); err != nil {
 			return nil, err
 		}
 	}
 	if err := b.Close(); err != nil {
 		return nil, err
 	}
-	w.strs(name, words(keys))
+	w.strs(name, d.words(keys))
 	w.u32s(name+".df", counts)
 	w.bytes(name+".fst", buf.Bytes())
 	return num, nil
@@ -300,7 +330,7 @@ func writeWordSets(w *sectionWriter, name string, parts []recordTables, num map[
 }
 
 // writeTemplates writes the template keys with their records and weights.
-func writeTemplates(w *sectionWriter, parts []recordTables) {
+func writeTemplates(w *sectionWriter, d *wordDict, parts []recordTables) {
 	type ref struct{ rec, weight int32 }
 	refs := map[word][]ref{}
 	for i, rt := range parts {
@@ -308,7 +338,7 @@ func writeTemplates(w *sectionWriter, parts []recordTables) {
 			refs[t.key] = append(refs[t.key], ref{int32(i), int32(t.weight)})
 		}
 	}
-	keys := sortedWords(refs)
+	keys := sortedWords(d, refs)
 	lists := make([][]int32, len(keys))
 	var weights []int32
 	for i, k := range keys {
@@ -317,7 +347,7 @@ func writeTemplates(w *sectionWriter, parts []recordTables) {
 			weights = append(weights, r.weight)
 		}
 	}
-	w.postings("templates", words(keys), lists)
+	w.postings("templates", d.words(keys), lists)
 	w.i32s("templates.weight", weights)
 }
 
@@ -325,7 +355,7 @@ func writeTemplates(w *sectionWriter, parts []recordTables) {
 // with an index from each pattern's rarest required word to the patterns
 // it keys. A literal message is open at an end no other record's message
 // goes on from, so it needs all records' messages.
-func writePatterns(w *sectionWriter, parts []recordTables) {
+func writePatterns(w *sectionWriter, d *wordDict, parts []recordTables) {
 	var (
 		recs, weights  []int32
 		prefixes, ends []int32
@@ -386,9 +416,9 @@ func writePatterns(w *sectionWriter, parts []recordTables) {
 	w.i32s("patterns.prefix", prefixes)
 	w.i32s("patterns.ends", ends)
 	w.strs("patterns.expr", exprs)
-	w.strs("patterns.req", words(req))
+	w.strs("patterns.req", d.words(req))
 	w.u32s("patterns.reqoff", reqOff)
-	byWord.write(w, "patterns.byword")
+	byWord.write(w, d, "patterns.byword")
 	w.i32s("patterns.always", always)
 }
 
@@ -397,8 +427,9 @@ func buildTables(recs []*errkb.Record) ([]byte, error) {
 	ids := make([]string, len(recs))
 	parts := make([]recordTables, len(recs))
 	wrapped := wrappedRecords(recs)
+	d := newWordDict()
 	for i, r := range recs {
-		ids[i], parts[i] = r.ID, newRecordTables(r, wrapped)
+		ids[i], parts[i] = r.ID, newRecordTables(r, wrapped, d)
 	}
-	return assembleTables(ids, parts)
+	return assembleTables(ids, parts, d)
 }

@@ -1,0 +1,41 @@
+package index
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+// TestFileResident checks that the build reads the file pages the process
+// maps: its own binary at least, on Linux.
+func TestFileResident(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("RssFile is read from /proc")
+	}
+	if got := fileResident(); got <= 0 {
+		t.Fatalf("fileResident() = %d, want the resident pages of the mapped binary", got)
+	}
+}
+
+// TestBuildGCRestores checks that the collector is set during a build
+// and left as it was after it.
+func TestBuildGCRestores(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("the environment sets the collector")
+	}
+	pct, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+	debug.SetGCPercent(pct)
+	restore := buildGC(100000)
+	during := debug.SetMemoryLimit(-1)
+	if floor := int64(256<<20 + 4<<10*100000); during < floor || during > 192<<20+8<<10*100000 {
+		t.Errorf("limit during the build = %d, want between %d and the budget", during, floor)
+	}
+	restore()
+	if got := debug.SetGCPercent(pct); got != pct {
+		t.Errorf("GOGC after the build = %d, want %d", got, pct)
+	}
+	if got := debug.SetMemoryLimit(-1); got != limit {
+		t.Errorf("memory limit after the build = %d, want %d", got, limit)
+	}
+}
