@@ -93,7 +93,14 @@ func TestWordPostingsAtScale(t *testing.T) {
 				fromPostings++
 			}
 			got, want := search(q, false), search(q, true)
-			if got.Total != want.Total {
+			switch {
+			case got.Total < len(got.Hits):
+				t.Errorf("%+v: total %d below the %d hits shown", q, got.Total, len(got.Hits))
+			case contentWords(c.words) == 0:
+				// Stop words only ("could not"): bleve's analyzers drop
+				// them and it counts nothing; the total counts the
+				// records holding them, which the page shows.
+			case got.Total != want.Total:
 				t.Errorf("%+v: total %d, bleve's %d", q, got.Total, want.Total)
 			}
 			n++

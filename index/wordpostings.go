@@ -133,6 +133,11 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 	if nContent >= 4 {
 		minContent = max(2, nContent/3)
 	}
+	// Never fewer than the text query asks of bleve, whose words add the
+	// corrections to the words as typed ("BAAd CAAe" asks two of "bad",
+	// "case", "baad", "caae"): a record found here is then one the total,
+	// which counts that query's matches, counts too.
+	minContent = max(minContent, planText(c.searchWords()).min)
 	qIDF := 0.0
 	counted := make(map[string]bool, len(c.words))
 	for i, w := range c.words {
@@ -164,10 +169,12 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 	best := newTopCover(size)
 	strong := 0
 	filtered := q.Repo != "" || q.Tag != "" || q.Severity != ""
+	matched := 0 // records meeting minContent, for a text of stop words only
 	for _, r := range s.touched {
 		if int(s.content[r]) < minContent || filtered && !passes(ix.ds.Records[r], q) {
 			continue
 		}
+		matched++
 		text := 0.5 * s.inAny[r] / qIDF
 		if m := ix.t.msgW.idf[r]; m > 0 {
 			text += 0.25 * s.inMsg[r] / m
@@ -189,6 +196,9 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 			continue
 		}
 		hits = append(hits, textHit{rec: r})
+		if int(s.content[r]) < minContent {
+			matched++
+		}
 	}
 	// Bleve's relevance adds at most 10 to a record's score: a record
 	// whose score without it is lower by more than that than the page's
@@ -218,6 +228,13 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 		return false
 	}
 	total, err := ix.countText(ctx, c, q)
+	if nContent == 0 {
+		// A text of stop words only ("is not"): bleve's analyzers drop
+		// them, so its query counts no match, yet the records holding
+		// them in their message or names are the hits shown. The total
+		// counts those.
+		total = matched
+	}
 	c.total = total
 	return err == nil
 }
