@@ -26,6 +26,9 @@ test-browser:
 # Each fuzz target for a bounded time (FUZZTIME each; seeds are in each
 # package's testdata/fuzz and also run in plain `go test`). The fuzzer
 # prints its executions; grep "execs:" in the output for the figures.
+# Go 1.26's fuzzer may report a bare "context deadline exceeded" when
+# -fuzztime ends while a worker is busy (go.dev/issue/75804); that alone,
+# with no failing input written and the seeds passing, is not a failure.
 FUZZTIME ?= 10s
 FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./web:FuzzSnippetHTML ./extract:FuzzVerbs ./extract:FuzzExtract ./index:FuzzReadTables ./web:FuzzRequestChosenValues ./annotate:FuzzStream ./internal/store:FuzzReadSnapshot ./index:FuzzWordTokenizer ./index:FuzzEditAutomaton
 test-fuzz:
@@ -35,6 +38,10 @@ test-fuzz:
 		out=$$(mktemp); \
 		if go test -run='^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) $$pkg >$$out 2>&1; then \
 			grep 'execs:' $$out | tail -n 1; tail -n 2 $$out; rm -f $$out; \
+		elif grep -q 'context deadline exceeded' $$out && ! grep -q 'Failing input written\|panic:' $$out \
+			&& go test -run="^$$fn\$$" -count=1 $$pkg >/dev/null 2>&1; then \
+			grep 'execs:' $$out | tail -n 1; rm -f $$out; \
+			echo "$$fn: the fuzzer's stop at -fuzztime raced a worker (go.dev/issue/75804, fixed in Go 1.27); no failing input, seeds pass"; \
 		else cat $$out; rm -f $$out; exit 1; fi; \
 	done
 
