@@ -109,7 +109,13 @@ func (ix *Index) browseList(field, value string) (*browseList, error) {
 	if l != nil {
 		return l, nil
 	}
-	l = ix.newBrowseList(field, value, b.byID[field][value], b.docs)
+	recs := b.byID[field][value]
+	l = ix.newBrowseList(field, value, recs, b.docs)
+	if len(recs) == 0 {
+		// Filter values come from requests: only values some record
+		// holds are kept, so the lists stay bounded by the dataset.
+		return l, nil
+	}
 	b.mu.Lock()
 	b.lists[key] = l
 	b.mu.Unlock()

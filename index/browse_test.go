@@ -94,3 +94,32 @@ func describe(r *Result) string {
 	}
 	return s
 }
+
+// TestBrowseKeepsOnlyListsOfKnownValues checks that filter values no
+// record holds, which any client may send, answer empty and are not kept:
+// the kept lists stay bounded by the dataset, whatever is asked.
+func TestBrowseKeepsOnlyListsOfKnownValues(t *testing.T) {
+	ctx := context.Background()
+	ix, err := Build(ctx, errkbtest.Dataset(t, errkbtest.Record(func(r *errkb.Record) { r.Tags = []string{"gizmo"} })), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	for i := range 100 {
+		res, err := ix.Search(ctx, Query{Tag: fmt.Sprintf("made-up-%d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Total != 0 || len(res.Hits) != 0 {
+			t.Fatalf("unknown tag: total %d, %d hits", res.Total, len(res.Hits))
+		}
+	}
+	if res, err := ix.Search(ctx, Query{Tag: "gizmo"}); err != nil || res.Total != 1 {
+		t.Fatalf("tag gizmo: %v, %+v", err, res)
+	}
+	ix.browsed.mu.Lock()
+	defer ix.browsed.mu.Unlock()
+	if n := len(ix.browsed.lists); n != 1 {
+		t.Errorf("%d browse lists kept after 100 unknown tags and one known, want 1", n)
+	}
+}
