@@ -228,11 +228,14 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 		return false
 	}
 	total, err := ix.countText(ctx, c, q)
-	if nContent == 0 {
-		// A text of stop words only ("is not"): bleve's analyzers drop
-		// them, so its query counts no match, yet the records holding
-		// them in their message or names are the hits shown. The total
-		// counts those.
+	if nContent == 0 || matched > total {
+		// The total counts bleve's text query, which asks for the six
+		// rarest words only (searchWords), while the cover counts every
+		// word: a record holding three of a long line's words, one of
+		// them common, is found here and not there. A text of stop words
+		// only ("is not") counts nothing in bleve, whose analyzers drop
+		// them. Either way the hits shown are counted here, and the
+		// total is never less than them.
 		total = matched
 	}
 	c.total = total
