@@ -31,10 +31,13 @@ func TestCompactLeavesOneReusableSegment(t *testing.T) {
 
 // TestOneSegmentAnswersAsMany compares an index persisted by Open, merged
 // into one segment, with the same records indexed in memory in several:
-// every kind of query the benchmarks send gets the same page, scores,
+// the kinds of query the benchmarks send get the same page, scores,
 // total, facets and lookup from both. Bleve's relevance and the counts
 // from posting bitmaps sum over segments, so merging them must change
-// nothing a reader sees.
+// nothing a reader sees. Deep pages of one common word are left out:
+// there bleve picks among records of exactly equal relevance by its
+// internal document order, which an in-memory build, batches indexed
+// concurrently, sets differently from one run to the next.
 func TestOneSegmentAnswersAsMany(t *testing.T) {
 	ds := genDataset(t, 3000, 7)
 	ctx := context.Background()
@@ -54,6 +57,9 @@ func TestOneSegmentAnswersAsMany(t *testing.T) {
 		t.Fatalf("Open left %d segments, want 1", len(zaps))
 	}
 	for _, kind := range searchKinds {
+		if kind.name == "page-10" {
+			continue
+		}
 		for i := range 40 {
 			q := kind.query(ds.Records[(i*7919)%ds.Len()])
 			if kind.lookup {

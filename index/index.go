@@ -27,6 +27,9 @@ type Index struct {
 
 	browsed browseLists // pages of records under one filter; see browse
 
+	familiesOnce sync.Once
+	fam          *families // see families
+
 	unmap func() error  // releases the mapped tables file, if any
 	stop  chan struct{} // ends releasePagesEvery
 	done  sync.WaitGroup
