@@ -30,6 +30,9 @@ type Index struct {
 	familiesOnce sync.Once
 	fam          *families // see families
 
+	termsOnce sync.Once
+	terms     *termCache // see termCache
+
 	unmap func() error  // releases the mapped tables file, if any
 	stop  chan struct{} // ends releasePagesEvery
 	done  sync.WaitGroup

@@ -227,7 +227,10 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 		// once a segment, and bleve's relevance walks one posting list a
 		// term. About 2 s at 100,000 records, while the tables are laid
 		// out; see BENCHMARKS.md.
-		mergeErr = compactBleve(ctx, bdir)
+		merging := time.Now()
+		if mergeErr = compactBleve(ctx, bdir); mergeErr == nil {
+			log.Info("index merged into one segment", "took", time.Since(merging).Round(time.Millisecond))
+		}
 	}
 	a := <-done
 	if closeErr != nil {
