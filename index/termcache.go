@@ -6,10 +6,10 @@ import (
 	"sort"
 	"sync"
 
-	index "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
 )
 
 // termCache keeps the postings of the longest terms bleve's relevance
