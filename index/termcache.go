@@ -9,7 +9,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
-	index "github.com/blevesearch/bleve_index_api"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
 // termCache keeps the postings of the longest terms bleve's relevance
@@ -105,10 +105,10 @@ func (c *termCache) put(k termKey, t *cachedTerm) {
 
 // readTerm copies the postings of r, which it reads to the end. It
 // returns nil when a document number or frequency does not fit 32 bits.
-func readTerm(r index.TermFieldReader) (*cachedTerm, error) {
+func readTerm(r bleveindex.TermFieldReader) (*cachedTerm, error) {
 	n := r.Count()
 	t := &cachedTerm{count: n, docs: make([]uint32, 0, n), freq: make([]uint32, 0, n), norm: make([]float32, 0, n)}
-	var d index.TermFieldDoc
+	var d bleveindex.TermFieldDoc
 	for {
 		p, err := r.Next(d.Reset())
 		if err != nil {
@@ -134,7 +134,7 @@ type cachedQuery struct {
 	c *termCache
 }
 
-func (q cachedQuery) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (search.Searcher, error) {
+func (q cachedQuery) Searcher(ctx context.Context, r bleveindex.IndexReader, m mapping.IndexMapping, o search.SearcherOptions) (search.Searcher, error) {
 	return q.q.Searcher(ctx, cachingReader{IndexReader: r, c: q.c}, m, o)
 }
 
@@ -142,11 +142,11 @@ func (q cachedQuery) Searcher(ctx context.Context, r index.IndexReader, m mappin
 // terms served from the cache. Only readers with frequencies and norms
 // and without term vectors, what scoring reads, are cached.
 type cachingReader struct {
-	index.IndexReader
+	bleveindex.IndexReader
 	c *termCache
 }
 
-func (r cachingReader) TermFieldReader(ctx context.Context, term []byte, field string, freq, norm, vectors bool) (index.TermFieldReader, error) {
+func (r cachingReader) TermFieldReader(ctx context.Context, term []byte, field string, freq, norm, vectors bool) (bleveindex.TermFieldReader, error) {
 	if !freq || !norm || vectors {
 		return r.IndexReader.TermFieldReader(ctx, term, field, freq, norm, vectors)
 	}
@@ -177,7 +177,7 @@ type cachedReader struct {
 	next int
 }
 
-func (r *cachedReader) Next(pre *index.TermFieldDoc) (*index.TermFieldDoc, error) {
+func (r *cachedReader) Next(pre *bleveindex.TermFieldDoc) (*bleveindex.TermFieldDoc, error) {
 	if r.next >= len(r.t.docs) {
 		return nil, nil
 	}
@@ -187,7 +187,7 @@ func (r *cachedReader) Next(pre *index.TermFieldDoc) (*index.TermFieldDoc, error
 
 // Advance returns the first posting at or after id, wherever the reader
 // stood (bleve's reader restarts when asked to go back).
-func (r *cachedReader) Advance(id index.IndexInternalID, pre *index.TermFieldDoc) (*index.TermFieldDoc, error) {
+func (r *cachedReader) Advance(id bleveindex.IndexInternalID, pre *bleveindex.TermFieldDoc) (*bleveindex.TermFieldDoc, error) {
 	target := id.Value()
 	i := sort.Search(len(r.t.docs), func(i int) bool { return uint64(r.t.docs[i]) >= target })
 	if i >= len(r.t.docs) {
@@ -198,11 +198,11 @@ func (r *cachedReader) Advance(id index.IndexInternalID, pre *index.TermFieldDoc
 	return r.at(i, pre), nil
 }
 
-func (r *cachedReader) at(i int, pre *index.TermFieldDoc) *index.TermFieldDoc {
+func (r *cachedReader) at(i int, pre *bleveindex.TermFieldDoc) *bleveindex.TermFieldDoc {
 	if pre == nil {
-		pre = &index.TermFieldDoc{}
+		pre = &bleveindex.TermFieldDoc{}
 	}
-	pre.ID = index.NewIndexInternalID(pre.ID, uint64(r.t.docs[i]))
+	pre.ID = bleveindex.NewIndexInternalID(pre.ID, uint64(r.t.docs[i]))
 	pre.Freq = uint64(r.t.freq[i])
 	pre.Norm = float64(r.t.norm[i])
 	return pre
