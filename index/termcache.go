@@ -3,7 +3,7 @@ package index
 import (
 	"context"
 	"math"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -188,8 +188,10 @@ func (r *cachedReader) Next(pre *bleveindex.TermFieldDoc) (*bleveindex.TermField
 // Advance returns the first posting at or after id, wherever the reader
 // stood (bleve's reader restarts when asked to go back).
 func (r *cachedReader) Advance(id bleveindex.IndexInternalID, pre *bleveindex.TermFieldDoc) (*bleveindex.TermFieldDoc, error) {
-	target := id.Value()
-	i := sort.Search(len(r.t.docs), func(i int) bool { return uint64(r.t.docs[i]) >= target })
+	i := len(r.t.docs)
+	if target := id.Value(); target <= math.MaxUint32 {
+		i, _ = slices.BinarySearch(r.t.docs, uint32(target))
+	}
 	if i >= len(r.t.docs) {
 		r.next = i
 		return nil, nil
