@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"github.com/RoaringBitmap/roaring/v2"
 	"math"
 	"slices"
 	"sync"
@@ -13,18 +14,21 @@ import (
 )
 
 // termCache keeps the postings of the longest terms bleve's relevance
-// reads (document, frequency and norm of each), so that scoreText finds
-// a candidate's entry by binary search instead of walking the postings up
-// to it. Zap decodes frequencies and norms in order, so advancing a
-// term's iterator to a document visits every posting before it: for a
-// word most records hold, tens of thousands per term and query, which
-// was most of scoreText's time at 100,000 records. The copies hold what
+// reads, so that scoreText jumps to a candidate's entry instead of walking
+// the postings up to it. Zap decodes frequencies and norms in order, so
+// advancing a term's iterator to a document visits every posting before
+// it: for a word most records hold, tens of thousands per term and query,
+// which was most of scoreText's time at 100,000 records. A term is kept
+// compactly: its documents as a roaring bitmap, the frequencies other
+// than 1 apart, and the norms, which depend on the document and field
+// only, in one table per field shared by every term. They hold what
 // bleve's reader returns, bit for bit, and bleve's own term searchers and
-// scorers read them (see cachingReader), so the scores are unchanged.
-// The index never changes once built, so the copies never go stale.
+// scorers read them (see cachingReader), so the scores are unchanged. The
+// index never changes once built, so the copies never go stale.
 type termCache struct {
 	mu          sync.Mutex
 	terms       map[termKey]*cachedTerm
+	norms       map[string][]float32 // by field, then document; 0: not seen yet
 	bytes       int
 	clock       uint64
 	maxSize     int    // maxTermCacheBytes
@@ -33,9 +37,10 @@ type termCache struct {
 
 // Cache sizing: a term is copied when its postings are at least
 // minCachedPostings long (shorter ones are cheap to walk), and the copies
-// take at most maxTermCacheBytes (12 bytes a posting: 16 MB hold about
-// 1.4 million postings, the 30 to 60 most common terms of 100,000
-// records), the least recently used dropped first.
+// take at most maxTermCacheBytes, the least recently used dropped first.
+// A common word's bitmap takes a few kilobytes, so the budget holds
+// thousands of terms; the norm tables take 4 bytes per document and field
+// read (2.4 MB at 100,000 records), outside the budget.
 const (
 	minCachedPostings = 2048
 	maxTermCacheBytes = 16 << 20
@@ -43,19 +48,27 @@ const (
 
 type termKey struct{ field, term string }
 
-// cachedTerm is one term's postings in one field, in document order.
+// cachedTerm is one term's postings in one field.
 type cachedTerm struct {
-	docs  []uint32
-	freq  []uint32
-	norm  []float32
-	count uint64 // the reader's Count
-	used  uint64 // the cache's clock when last read
+	docs     *roaring.Bitmap
+	freqDocs []uint32 // the documents whose frequency is not 1, in order
+	freqs    []uint32 // their frequencies
+	norms    []float32
+	count    uint64 // the reader's Count
+	used     uint64 // the cache's clock when last read
 }
 
-func (t *cachedTerm) size() int { return 12*len(t.docs) + 64 }
+func (t *cachedTerm) size() int { return int(t.docs.GetSizeInBytes()) + 8*len(t.freqDocs) + 96 }
+
+func (t *cachedTerm) freq(doc uint32) uint64 {
+	if i, ok := slices.BinarySearch(t.freqDocs, doc); ok {
+		return uint64(t.freqs[i])
+	}
+	return 1
+}
 
 func newTermCache(maxSize int, minPostings uint64) *termCache {
-	return &termCache{terms: map[termKey]*cachedTerm{}, maxSize: maxSize, minPostings: minPostings}
+	return &termCache{terms: map[termKey]*cachedTerm{}, norms: map[string][]float32{}, maxSize: maxSize, minPostings: minPostings}
 }
 
 // termCache returns ix's cache of long terms' postings, made empty on
@@ -103,28 +116,56 @@ func (c *termCache) put(k termKey, t *cachedTerm) {
 	c.bytes += t.size()
 }
 
-// readTerm copies the postings of r, which it reads to the end. It
-// returns nil when a document number or frequency does not fit 32 bits.
-func readTerm(r bleveindex.TermFieldReader) (*cachedTerm, error) {
-	n := r.Count()
-	t := &cachedTerm{count: n, docs: make([]uint32, 0, n), freq: make([]uint32, 0, n), norm: make([]float32, 0, n)}
+// readTerm copies the postings of field's term read by r, which it reads
+// to the end, noting their norms in the field's table of docs documents.
+// It returns nil when the postings do not fit the compact form: a
+// document number beyond 32 bits, a norm not a float32, or one that
+// differs from the norm another term gave the same document and field.
+func (c *termCache) readTerm(r bleveindex.TermFieldReader, field string, docs uint64) (*cachedTerm, error) {
+	c.mu.Lock()
+	norms := c.norms[field]
+	if norms == nil {
+		norms = make([]float32, docs)
+		c.norms[field] = norms
+	}
+	c.mu.Unlock()
+	t := &cachedTerm{count: r.Count(), docs: roaring.New(), norms: norms}
 	var d bleveindex.TermFieldDoc
+	var batch []uint32
 	for {
 		p, err := r.Next(d.Reset())
 		if err != nil {
 			return nil, err
 		}
 		if p == nil {
-			return t, nil
+			break
 		}
 		doc := p.ID.Value()
-		if doc > math.MaxUint32 || p.Freq > math.MaxUint32 || float64(float32(p.Norm)) != p.Norm {
+		norm := float32(p.Norm)
+		if doc >= uint64(len(norms)) || p.Freq > math.MaxUint32 || float64(norm) != p.Norm || norm == 0 {
 			return nil, nil
 		}
-		t.docs = append(t.docs, uint32(doc))
-		t.freq = append(t.freq, uint32(p.Freq))
-		t.norm = append(t.norm, float32(p.Norm))
+		// The tables are shared: norms are written under the lock, once
+		// per document and field, and read by cachedReader only for the
+		// documents of a term kept (written before it was put).
+		c.mu.Lock()
+		old := norms[doc]
+		if old == 0 {
+			norms[doc] = norm
+		}
+		c.mu.Unlock()
+		if old != 0 && old != norm {
+			return nil, nil
+		}
+		batch = append(batch, uint32(doc))
+		if p.Freq != 1 {
+			t.freqDocs = append(t.freqDocs, uint32(doc))
+			t.freqs = append(t.freqs, uint32(p.Freq))
+		}
 	}
+	t.docs.AddMany(batch)
+	t.docs.RunOptimize()
+	return t, nil
 }
 
 // cachedQuery runs q with its term readers taken from c where c holds
@@ -152,13 +193,18 @@ func (r cachingReader) TermFieldReader(ctx context.Context, term []byte, field s
 	}
 	k := termKey{field, string(term)}
 	if t := r.c.get(k); t != nil {
-		return &cachedReader{t: t}, nil
+		return newCachedReader(t), nil
 	}
 	tfr, err := r.IndexReader.TermFieldReader(ctx, term, field, freq, norm, vectors)
 	if err != nil || tfr.Count() < r.c.minPostings {
 		return tfr, err
 	}
-	t, err := readTerm(tfr)
+	docs, err := r.DocCount()
+	if err != nil {
+		tfr.Close()
+		return nil, err
+	}
+	t, err := r.c.readTerm(tfr, field, docs)
 	tfr.Close()
 	if err != nil {
 		return nil, err
@@ -167,46 +213,50 @@ func (r cachingReader) TermFieldReader(ctx context.Context, term []byte, field s
 		return r.IndexReader.TermFieldReader(ctx, term, field, freq, norm, vectors)
 	}
 	r.c.put(k, t)
-	return &cachedReader{t: t}, nil
+	return newCachedReader(t), nil
 }
 
-// cachedReader reads one cachedTerm as bleve's term field reader would:
-// next is the posting Next returns.
+// cachedReader reads one cachedTerm as bleve's term field reader would.
 type cachedReader struct {
 	t    *cachedTerm
-	next int
+	it   roaring.IntPeekable
+	last int64 // the document last returned; -1: none
+}
+
+func newCachedReader(t *cachedTerm) *cachedReader {
+	return &cachedReader{t: t, it: t.docs.Iterator(), last: -1}
 }
 
 func (r *cachedReader) Next(pre *bleveindex.TermFieldDoc) (*bleveindex.TermFieldDoc, error) {
-	if r.next >= len(r.t.docs) {
+	if !r.it.HasNext() {
 		return nil, nil
 	}
-	r.next++
-	return r.at(r.next-1, pre), nil
+	doc := r.it.Next()
+	r.last = int64(doc)
+	return r.at(doc, pre), nil
 }
 
 // Advance returns the first posting at or after id, wherever the reader
 // stood (bleve's reader restarts when asked to go back).
 func (r *cachedReader) Advance(id bleveindex.IndexInternalID, pre *bleveindex.TermFieldDoc) (*bleveindex.TermFieldDoc, error) {
-	i := len(r.t.docs)
-	if target := id.Value(); target <= math.MaxUint32 {
-		i, _ = slices.BinarySearch(r.t.docs, uint32(target))
-	}
-	if i >= len(r.t.docs) {
-		r.next = i
+	target := id.Value()
+	if target > math.MaxUint32 {
 		return nil, nil
 	}
-	r.next = i + 1
-	return r.at(i, pre), nil
+	if int64(target) <= r.last {
+		r.it = r.t.docs.Iterator()
+	}
+	r.it.AdvanceIfNeeded(uint32(target))
+	return r.Next(pre)
 }
 
-func (r *cachedReader) at(i int, pre *bleveindex.TermFieldDoc) *bleveindex.TermFieldDoc {
+func (r *cachedReader) at(doc uint32, pre *bleveindex.TermFieldDoc) *bleveindex.TermFieldDoc {
 	if pre == nil {
 		pre = &bleveindex.TermFieldDoc{}
 	}
-	pre.ID = bleveindex.NewIndexInternalID(pre.ID, uint64(r.t.docs[i]))
-	pre.Freq = uint64(r.t.freq[i])
-	pre.Norm = float64(r.t.norm[i])
+	pre.ID = bleveindex.NewIndexInternalID(pre.ID, uint64(doc))
+	pre.Freq = r.t.freq(doc)
+	pre.Norm = float64(r.t.norms[doc])
 	return pre
 }
 

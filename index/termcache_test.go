@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 	"log/slog"
 	"math"
 	"reflect"
@@ -58,5 +59,92 @@ func TestTermCacheScoresAsBleve(t *testing.T) {
 	}
 	if len(caches[1].cache.terms) == 0 {
 		t.Error("no term was copied: the test compares nothing")
+	}
+}
+
+// TestCachedReaderReadsAsBleve reads terms of two fields through bleve's
+// reader and through the cache (copied, then read back), in order and
+// advancing to documents forwards and backwards: every posting must carry
+// the same document, frequency and norm.
+func TestCachedReaderReadsAsBleve(t *testing.T) {
+	ds := genDataset(t, 1500, 5)
+	ctx := context.Background()
+	ix, err := Build(ctx, ds, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	adv, err := ix.bi.Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cr := cachingReader{IndexReader: r, c: newTermCache(1<<30, 1)}
+	type posting struct {
+		doc  uint64
+		freq uint64
+		norm float64
+	}
+	read := func(tfr bleveindex.TermFieldReader, advances []uint64) []posting {
+		var out []posting
+		var d bleveindex.TermFieldDoc
+		for i := 0; ; i++ {
+			var p *bleveindex.TermFieldDoc
+			var err error
+			if i < len(advances) {
+				p, err = tfr.Advance(bleveindex.NewIndexInternalID(nil, advances[i]), d.Reset())
+			} else {
+				p, err = tfr.Next(d.Reset())
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p == nil {
+				if i < len(advances) {
+					out = append(out, posting{doc: math.MaxUint64})
+					continue
+				}
+				return out
+			}
+			out = append(out, posting{p.ID.Value(), p.Freq, p.Norm})
+		}
+	}
+	terms := 0
+	for _, field := range []string{fieldMessage, fieldDoc} {
+		dict, err := r.FieldDict(field)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for e, err := dict.Next(); e != nil && err == nil && terms < 400; e, err = dict.Next() {
+			if e.Count < 3 {
+				continue
+			}
+			terms++
+			advances := []uint64{7, 300, 299, 1200, 5, 40, 41, 900}
+			for _, adv := range [][]uint64{nil, advances} {
+				want, err := r.TermFieldReader(ctx, []byte(e.Term), field, true, true, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := cr.TermFieldReader(ctx, []byte(e.Term), field, true, true, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, ok := got.(*cachedReader); !ok {
+					t.Fatalf("%s %q: not read from the cache", field, e.Term)
+				}
+				if w, g := read(want, adv), read(got, adv); !reflect.DeepEqual(g, w) || got.Count() != want.Count() {
+					t.Fatalf("%s %q, advancing to %v:\n got %v (count %d)\nwant %v (count %d)", field, e.Term, adv, g, got.Count(), w, want.Count())
+				}
+			}
+		}
+		dict.Close()
+	}
+	if terms < 50 {
+		t.Fatalf("only %d terms compared", terms)
 	}
 }
