@@ -128,10 +128,10 @@ func copyFile(src fs.FS, p, target string) error {
 }
 
 // Compact merges the bleve segments of ds's index persisted in dir into
-// one and records the new files in its manifest. A build leaves as many
-// segments as its merges had reached, which varies from run to run; one
-// segment is the smallest to ship (see cmd/prebuild) and the fewest to
-// search.
+// one and records the new files in its manifest. Open's builds end so
+// (see buildPersisted); an index persisted before them holds as many
+// segments as its merges had reached. One segment is the smallest to ship
+// (see cmd/prebuild) and the fewest to search.
 func Compact(ctx context.Context, ds *errkb.Dataset, dir string) error {
 	folder := filepath.Join(dir, Key(ds)[:32])
 	data, err := os.ReadFile(filepath.Join(folder, manifestName))
