@@ -106,6 +106,9 @@ func (ix *Index) Close() error {
 		ix.done.Wait()
 		ix.stop = nil
 	}
+	if ix.terms != nil {
+		ix.terms.close()
+	}
 	err := ix.bi.Close()
 	if ix.unmap != nil {
 		err = errors.Join(err, ix.unmap())

@@ -28,7 +28,11 @@ import (
 type termCache struct {
 	mu          sync.Mutex
 	terms       map[termKey]*cachedTerm
-	norms       map[string][]float32 // by field, then document; 0: not seen yet
+	pending     map[termKey]bool // copies being made
+	copying     sync.WaitGroup
+	closed      bool
+	open        func() (bleveindex.IndexReader, error) // a reader of the index, for the copies
+	norms       map[string][]float32                   // by field, then document; 0: not seen yet
 	bytes       int
 	clock       uint64
 	maxSize     int    // maxTermCacheBytes
@@ -67,17 +71,92 @@ func (t *cachedTerm) freq(doc uint32) uint64 {
 	return 1
 }
 
-func newTermCache(maxSize int, minPostings uint64) *termCache {
-	return &termCache{terms: map[termKey]*cachedTerm{}, norms: map[string][]float32{}, maxSize: maxSize, minPostings: minPostings}
+func newTermCache(maxSize int, minPostings uint64, open func() (bleveindex.IndexReader, error)) *termCache {
+	return &termCache{
+		terms: map[termKey]*cachedTerm{}, pending: map[termKey]bool{}, norms: map[string][]float32{},
+		maxSize: maxSize, minPostings: minPostings, open: open,
+	}
 }
 
 // termCache returns ix's cache of long terms' postings, made empty on
 // first use.
 func (ix *Index) termCache() *termCache {
 	ix.termsOnce.Do(func() {
-		ix.terms = newTermCache(maxTermCacheBytes, minCachedPostings)
+		ix.terms = newTermCache(maxTermCacheBytes, minCachedPostings, ix.reader)
 	})
 	return ix.terms
+}
+
+// reader opens a reader of ix's bleve index.
+func (ix *Index) reader() (bleveindex.IndexReader, error) {
+	adv, err := ix.bi.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return adv.Reader()
+}
+
+// copyLater copies field's term in the background, one term at a time,
+// so that no query waits for a copy: the query that first reads a long
+// term walks bleve's postings as before, and later ones read the copy.
+func (c *termCache) copyLater(k termKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed || c.pending[k] || c.terms[k] != nil {
+		return
+	}
+	c.pending[k] = true
+	c.copying.Add(1)
+	go func() {
+		defer c.copying.Done()
+		copyTurn <- struct{}{}
+		defer func() { <-copyTurn }()
+		t, _ := c.copyTerm(k)
+		c.mu.Lock()
+		delete(c.pending, k)
+		c.mu.Unlock()
+		if t != nil {
+			c.put(k, t)
+		}
+	}()
+}
+
+// copyTurn lets one copy run at a time, of every index: a copy walks a
+// long posting list, and the cores are the queries'.
+var copyTurn = make(chan struct{}, 1)
+
+// copyTerm reads k's postings from a reader of its own.
+func (c *termCache) copyTerm(k termKey) (*cachedTerm, error) {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return nil, nil
+	}
+	r, err := c.open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	docs, err := r.DocCount()
+	if err != nil {
+		return nil, err
+	}
+	tfr, err := r.TermFieldReader(context.Background(), []byte(k.term), k.field, true, true, false)
+	if err != nil {
+		return nil, err
+	}
+	defer tfr.Close()
+	return c.readTerm(tfr, k.field, docs)
+}
+
+// close waits for the copies being made and stops new ones, before the
+// index they read is closed.
+func (c *termCache) close() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.copying.Wait()
 }
 
 func (c *termCache) get(k termKey) *cachedTerm {
@@ -196,24 +275,10 @@ func (r cachingReader) TermFieldReader(ctx context.Context, term []byte, field s
 		return newCachedReader(t), nil
 	}
 	tfr, err := r.IndexReader.TermFieldReader(ctx, term, field, freq, norm, vectors)
-	if err != nil || tfr.Count() < r.c.minPostings {
-		return tfr, err
+	if err == nil && tfr.Count() >= r.c.minPostings {
+		r.c.copyLater(k)
 	}
-	docs, err := r.DocCount()
-	if err != nil {
-		tfr.Close()
-		return nil, err
-	}
-	t, err := r.c.readTerm(tfr, field, docs)
-	tfr.Close()
-	if err != nil {
-		return nil, err
-	}
-	if t == nil {
-		return r.IndexReader.TermFieldReader(ctx, term, field, freq, norm, vectors)
-	}
-	r.c.put(k, t)
-	return newCachedReader(t), nil
+	return tfr, err
 }
 
 // cachedReader reads one cachedTerm as bleve's term field reader would.

@@ -10,10 +10,10 @@ import (
 )
 
 // TestTermCacheScoresAsBleve runs the benchmarks' kinds of query with
-// bleve's relevance read from its own postings, then from copies of
-// every term's postings (first made, then read back), then from a cache
-// too small to keep more than a few terms: the pages, scores, totals and
-// facets must be the same each time.
+// bleve's relevance read from its own postings, then with every term
+// copied (the copies made in the background), then read from the copies,
+// then with a cache too small to keep more than a few terms: the pages,
+// scores, totals and facets must be the same each time.
 func TestTermCacheScoresAsBleve(t *testing.T) {
 	ds := genDataset(t, 2000, 3)
 	ctx := context.Background()
@@ -27,10 +27,10 @@ func TestTermCacheScoresAsBleve(t *testing.T) {
 		name  string
 		cache *termCache
 	}{
-		{"bleve's postings", newTermCache(0, math.MaxUint64)},
-		{"every term copied", newTermCache(1<<30, 1)},
+		{"bleve's postings", newTermCache(0, math.MaxUint64, ix.reader)},
+		{"every term copied", newTermCache(1<<30, 1, ix.reader)},
 		{"every term read from the copies", nil}, // the same cache again
-		{"a cache of a few terms", newTermCache(20<<10, 1)},
+		{"a cache of a few terms", newTermCache(20<<10, 1, ix.reader)},
 	}
 	var want []*Result
 	for ci, c := range caches {
@@ -56,6 +56,7 @@ func TestTermCacheScoresAsBleve(t *testing.T) {
 				n++
 			}
 		}
+		ix.terms.copying.Wait()
 	}
 	if len(caches[1].cache.terms) == 0 {
 		t.Error("no term was copied: the test compares nothing")
@@ -83,7 +84,7 @@ func TestCachedReaderReadsAsBleve(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	cr := cachingReader{IndexReader: r, c: newTermCache(1<<30, 1)}
+	cr := cachingReader{IndexReader: r, c: newTermCache(1<<30, 1, ix.reader)}
 	type posting struct {
 		doc  uint64
 		freq uint64
@@ -130,6 +131,13 @@ func TestCachedReaderReadsAsBleve(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				// The first read asks for a copy, made in the background.
+				first, err := cr.TermFieldReader(ctx, []byte(e.Term), field, true, true, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				first.Close()
+				cr.c.copying.Wait()
 				got, err := cr.TermFieldReader(ctx, []byte(e.Term), field, true, true, false)
 				if err != nil {
 					t.Fatal(err)
