@@ -30,6 +30,7 @@ type termCache struct {
 	terms       map[termKey]*cachedTerm
 	pending     map[termKey]bool // copies being made
 	copying     sync.WaitGroup
+	turn        chan struct{} // lets one copy run at a time
 	closed      bool
 	open        func() (bleveindex.IndexReader, error) // a reader of the index, for the copies
 	norms       map[string][]float32                   // by field, then document; 0: not seen yet
@@ -74,7 +75,7 @@ func (t *cachedTerm) freq(doc uint32) uint64 {
 func newTermCache(maxSize int, minPostings uint64, open func() (bleveindex.IndexReader, error)) *termCache {
 	return &termCache{
 		terms: map[termKey]*cachedTerm{}, pending: map[termKey]bool{}, norms: map[string][]float32{},
-		maxSize: maxSize, minPostings: minPostings, open: open,
+		turn: make(chan struct{}, 1), maxSize: maxSize, minPostings: minPostings, open: open,
 	}
 }
 
@@ -96,9 +97,10 @@ func (ix *Index) reader() (bleveindex.IndexReader, error) {
 	return adv.Reader()
 }
 
-// copyLater copies field's term in the background, one term at a time,
-// so that no query waits for a copy: the query that first reads a long
-// term walks bleve's postings as before, and later ones read the copy.
+// copyLater copies field's term in the background, one term at a time
+// (a copy walks a long posting list, and the cores are the queries'), so
+// that no query waits for a copy: the query that first reads a long term
+// walks bleve's postings as before, and later ones read the copy.
 func (c *termCache) copyLater(k termKey) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -109,8 +111,8 @@ func (c *termCache) copyLater(k termKey) {
 	c.copying.Add(1)
 	go func() {
 		defer c.copying.Done()
-		copyTurn <- struct{}{}
-		defer func() { <-copyTurn }()
+		c.turn <- struct{}{}
+		defer func() { <-c.turn }()
 		t, _ := c.copyTerm(k)
 		c.mu.Lock()
 		delete(c.pending, k)
@@ -120,10 +122,6 @@ func (c *termCache) copyLater(k termKey) {
 		}
 	}()
 }
-
-// copyTurn lets one copy run at a time, of every index: a copy walks a
-// long posting list, and the cores are the queries'.
-var copyTurn = make(chan struct{}, 1)
 
 // copyTerm reads k's postings from a reader of its own.
 func (c *termCache) copyTerm(k termKey) (*cachedTerm, error) {
@@ -197,6 +195,7 @@ func (c *termCache) put(k termKey, t *cachedTerm) {
 
 // readTerm copies the postings of field's term read by r, which it reads
 // to the end, noting their norms in the field's table of docs documents.
+// It runs with the cache's turn.
 // It returns nil when the postings do not fit the compact form: a
 // document number beyond 32 bits, a norm not a float32, or one that
 // differs from the norm another term gave the same document and field.
@@ -224,15 +223,13 @@ func (c *termCache) readTerm(r bleveindex.TermFieldReader, field string, docs ui
 		if doc >= uint64(len(norms)) || p.Freq > math.MaxUint32 || float64(norm) != p.Norm || norm == 0 {
 			return nil, nil
 		}
-		// The tables are shared: norms are written under the lock, once
-		// per document and field, and read by cachedReader only for the
-		// documents of a term kept (written before it was put).
-		c.mu.Lock()
+		// The tables are shared: one copy runs at a time (turn), so
+		// this is their only writer, and cachedReader reads only the
+		// documents of terms kept, written before the term was put.
 		old := norms[doc]
 		if old == 0 {
 			norms[doc] = norm
 		}
-		c.mu.Unlock()
 		if old != 0 && old != norm {
 			return nil, nil
 		}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -155,4 +156,53 @@ func TestCachedReaderReadsAsBleve(t *testing.T) {
 	if terms < 50 {
 		t.Fatalf("only %d terms compared", terms)
 	}
+}
+
+// TestTermCacheUnderConcurrentSearches runs searches on four goroutines
+// while the copies are made, as a server does (go test -race checks the
+// cache's sharing), and wants each answer equal to the one from bleve's
+// own postings.
+func TestTermCacheUnderConcurrentSearches(t *testing.T) {
+	ds := genDataset(t, 1500, 9)
+	ctx := context.Background()
+	ix, err := Build(ctx, ds, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ix.termCache()
+	ix.terms = newTermCache(0, math.MaxUint64, ix.reader)
+	var qs []Query
+	var want []*Result
+	for _, kind := range searchKinds {
+		for i := range 10 {
+			if kind.lookup {
+				continue
+			}
+			q := kind.query(ds.Records[(i*7919)%ds.Len()])
+			res, err := ix.Search(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			qs, want = append(qs, q), append(want, res)
+		}
+	}
+	ix.terms = newTermCache(64<<10, 1, ix.reader)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range qs {
+				j := (i + g*len(qs)/4) % len(qs)
+				got, err := ix.Search(ctx, qs[j])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !reflect.DeepEqual(got, want[j]) {
+					t.Errorf("%+v: search differs from bleve's postings", qs[j])
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
