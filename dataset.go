@@ -46,6 +46,11 @@ type Storage struct {
 	// Hash is the dataset's Hash when the engine saved it with the
 	// records (a snapshot); empty otherwise.
 	Hash string
+	// Order lists the indices of Records in the order the engine laid
+	// their bytes out; nil when that is Records' own order. A pass over
+	// every record (building the index) that reads them so reads the
+	// storage front to back, and the pages it has read stay together.
+	Order []int
 }
 
 // SetStorage records where the dataset's bytes live. Call it before the
@@ -65,6 +70,20 @@ func (ds *Dataset) ReleasePages() {
 	if ds.storage.Release != nil {
 		ds.storage.Release()
 	}
+}
+
+// ReadOrder is the order in which a pass over every record reads their
+// bytes front to back, as indices of Records (see Storage.Order): the
+// storage engine's order when it gave one, else Records' own.
+func (ds *Dataset) ReadOrder() []int {
+	if len(ds.storage.Order) == len(ds.Records) {
+		return ds.storage.Order
+	}
+	order := make([]int, len(ds.Records))
+	for i := range order {
+		order[i] = i
+	}
+	return order
 }
 
 // SpillError is why records could not be moved out of the heap, or saved
