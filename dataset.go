@@ -47,10 +47,12 @@ type Storage struct {
 	// records (a snapshot); empty otherwise.
 	Hash string
 	// Order lists the indices of Records in the order the engine laid
-	// their bytes out; nil when that is Records' own order. A pass over
-	// every record (building the index) that reads them so reads the
-	// storage front to back, and the pages it has read stay together.
-	Order []int
+	// their bytes out; nil, or returning nil, when that is Records' own
+	// order. A pass over every record (building the index) that reads
+	// them so reads the storage front to back, and the pages it has read
+	// stay together. Only such a pass calls it: a restart that reuses
+	// its index never does.
+	Order func() []int
 }
 
 // SetStorage records where the dataset's bytes live. Call it before the
@@ -76,8 +78,10 @@ func (ds *Dataset) ReleasePages() {
 // bytes front to back, as indices of Records (see Storage.Order): the
 // storage engine's order when it gave one, else Records' own.
 func (ds *Dataset) ReadOrder() []int {
-	if len(ds.storage.Order) == len(ds.Records) {
-		return ds.storage.Order
+	if ds.storage.Order != nil {
+		if order := ds.storage.Order(); len(order) == len(ds.Records) {
+			return order
+		}
 	}
 	order := make([]int, len(ds.Records))
 	for i := range order {

@@ -30,7 +30,7 @@ func TestBuildFollowsReadOrder(t *testing.T) {
 	reversed := load()
 	order := reversed.ReadOrder()
 	slices.Reverse(order)
-	reversed.SetStorage(errkb.Storage{Order: order})
+	reversed.SetStorage(errkb.Storage{Order: func() []int { return order }})
 	if got := reversed.ReadOrder(); got[0] != reversed.Len()-1 {
 		t.Fatalf("ReadOrder starts at %d, want the storage's order", got[0])
 	}

@@ -3,6 +3,7 @@
 package store_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/errkb/errkb"
@@ -14,13 +15,31 @@ import (
 // reading every record: each record once, and the records of each
 // dataset file together and in their file's order, as they were spilled.
 func TestReadOrderFollowsTheFile(t *testing.T) {
-	ds, err := store.Load(t.TempDir(), errkb.Source{Name: "gen", FS: kbgen.FS(3000, 5)})
+	dir, src := t.TempDir(), errkb.Source{Name: "gen", FS: kbgen.FS(3000, 5)}
+	ds, err := store.Load(dir, src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := ds.SpillError(); err != nil {
 		t.Fatal(err)
 	}
+	checkFileOrder(t, ds)
+	// A restart reads the records from the snapshot of that file, in the
+	// same order.
+	again, err := store.Load(dir, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.FromSnapshot() {
+		t.Fatal("the second load did not read the snapshot")
+	}
+	if !slices.Equal(again.ReadOrder(), ds.ReadOrder()) {
+		t.Error("a restart's read order differs from the first start's")
+	}
+}
+
+func checkFileOrder(t *testing.T, ds *errkb.Dataset) {
+	t.Helper()
 	order := ds.ReadOrder()
 	if len(order) != ds.Len() {
 		t.Fatalf("order of %d records, want %d", len(order), ds.Len())

@@ -65,7 +65,8 @@ func Load(dir string, sources ...errkb.Source) (*errkb.Dataset, error) {
 	st := errkb.Storage{Err: spillErr, Digests: digests}
 	if sf != nil {
 		st.Release = sf.release
-		st.Order = sf.order(ds.Records)
+		order := sf.order(ds.Records)
+		st.Order = func() []int { return order }
 		// The snapshot records the dataset's hash: made of the digests
 		// taken while spilling, it reads no spilled page back (from the
 		// records, it read and mapped the whole file).
