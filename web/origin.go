@@ -49,16 +49,24 @@ func (o *origins) of(r *http.Request) string {
 	if o.base != "" {
 		return o.base
 	}
-	roots := o.roots[o.host(r)]
-	if o.scheme(r) == "https" {
+	return o.at(r.Host, o.scheme(r) == "https")
+}
+
+// at is the root of the site for a request with Host h, over https or not.
+func (o *origins) at(h string, https bool) string {
+	if o.base != "" {
+		return o.base
+	}
+	roots := o.roots[o.host(h)]
+	if https {
 		return roots[1]
 	}
 	return roots[0]
 }
 
-// host is r's Host when it is one of the configured hosts, else the first.
-func (o *origins) host(r *http.Request) string {
-	h := r.Host
+// host is h, a request's Host, when it is one of the configured hosts,
+// else the first.
+func (o *origins) host(h string) string {
 	if o.hosts[h] {
 		return h
 	}

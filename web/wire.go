@@ -1,0 +1,346 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Answering cache hits on the wire.
+//
+// Once serveFast answered cache hits before the router, what a cached page
+// cost was net/http's own work: about 10 KB of garbage per request (the
+// request, its header map and context, the cloned response header), the
+// header sort, a goroutine reading ahead to notice a closed connection,
+// and five deadline changes (BENCHMARKS.md). A FastListener reads the
+// requests of each connection itself; a GET or HEAD whose answer
+// serveFast would give from a prepared answer (a cached page or API
+// record, a static file) it writes directly: the same status line,
+// headers, body, request log line and metrics, with the header block
+// prepared once (answer.wireOK). The first request it does not answer,
+// and everything after it on that connection (including the bytes
+// already read), goes to net/http, which gets the connection through
+// Accept as if it were new. So anything this file does not fully
+// understand is net/http's, as before.
+//
+// Connections from a trusted proxy (Config.TrustedProxies) go to net/http
+// at once: what their forwarded headers say is net/http's to read.
+
+// wireBufBytes is the buffer each connection reads requests into; a head
+// that does not fit goes to net/http. net/http reads in 4 KiB too.
+const wireBufBytes = 4 << 10
+
+// FastListener is a net.Listener for an http.Server whose Handler is s:
+// it answers cache hits itself and hands every other connection to the
+// http.Server through Accept. The server's timeouts apply to both (read
+// header, idle, write); Close (which Shutdown calls) closes the idle
+// connections it serves and the others after their answer, and Wait waits
+// until they are closed or handed over.
+type FastListener struct {
+	inner                   net.Listener
+	s                       *Server
+	readHeader, idle, write time.Duration
+
+	handoff   chan net.Conn
+	errs      chan error
+	done      chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+
+	mu      sync.Mutex
+	conns   map[*wireConn]struct{}
+	closing atomic.Bool
+	active  sync.WaitGroup
+}
+
+// FastListener wraps ln for hs, an http.Server serving s, and starts
+// accepting. Serve hs with the returned listener, with ConnContext as its
+// ConnContext (the connections it hands over are coalescing ones).
+func (s *Server) FastListener(ln net.Listener, hs *http.Server) *FastListener {
+	l := &FastListener{inner: ln, s: s, readHeader: hs.ReadHeaderTimeout, idle: hs.IdleTimeout, write: hs.WriteTimeout,
+		handoff: make(chan net.Conn), errs: make(chan error), done: make(chan struct{}), conns: map[*wireConn]struct{}{}}
+	// net/http's own fallbacks (http.Server.readHeaderTimeout, idleTimeout).
+	if l.readHeader == 0 {
+		l.readHeader = hs.ReadTimeout
+	}
+	if l.idle == 0 {
+		l.idle = hs.ReadTimeout
+	}
+	go l.acceptLoop()
+	return l
+}
+
+// Accept returns the next connection for net/http.
+func (l *FastListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.handoff:
+		return c, nil
+	case err := <-l.errs:
+		return nil, err
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+// Addr is the address listened on.
+func (l *FastListener) Addr() net.Addr { return l.inner.Addr() }
+
+// Close stops accepting, closes the idle connections the wire path
+// serves, and makes the others close after their current answer: what
+// http.Server.Shutdown does to its own.
+func (l *FastListener) Close() error {
+	l.closeOnce.Do(func() {
+		close(l.done)
+		l.closeErr = l.inner.Close()
+		l.mu.Lock()
+		l.closing.Store(true)
+		for c := range l.conns {
+			if c.idle.Load() {
+				_ = c.conn.Close()
+			}
+		}
+		l.mu.Unlock()
+	})
+	return l.closeErr
+}
+
+// Wait waits, after Close, until every connection the wire path served is
+// closed or handed to net/http, or ctx ends.
+func (l *FastListener) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { l.active.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (l *FastListener) acceptLoop() {
+	for {
+		c, err := l.inner.Accept()
+		if err != nil {
+			// net/http decides: it retries a temporary error.
+			select {
+			case l.errs <- err:
+			case <-l.done:
+				return
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			continue
+		}
+		wc := &wireConn{l: l, conn: c}
+		l.mu.Lock()
+		if l.closing.Load() {
+			l.mu.Unlock()
+			_ = c.Close()
+			continue
+		}
+		l.conns[wc] = struct{}{}
+		l.active.Add(1)
+		l.mu.Unlock()
+		go wc.serve()
+	}
+}
+
+// wireConn is one connection the wire path serves.
+type wireConn struct {
+	l      *FastListener
+	conn   net.Conn
+	client string      // the request log's client address
+	idle   atomic.Bool // waiting for a request, with none begun
+	req    wireRequest
+	head   []byte      // the answer's head; reused
+	bufs   net.Buffers // the writev argument; a field so it does not escape per call
+	vec    [2][]byte
+}
+
+func (c *wireConn) serve() {
+	l := c.l
+	probe := &http.Request{RemoteAddr: c.conn.RemoteAddr().String(), Header: http.Header{}}
+	if l.s.origins.fromProxy(probe) {
+		c.handOff(nil)
+		return
+	}
+	c.client = l.s.echo.IPExtractor(probe)
+	setDeadline(c.conn.SetReadDeadline, l.readHeader, false) // from accept, as net/http
+	buf := make([]byte, wireBufBytes)
+	start, end, first := 0, 0, true
+	for {
+		r := headIncomplete
+		if end > start {
+			r = parseHead(buf[start:end], &c.req)
+		}
+		headerDeadline := first
+		for r == headIncomplete {
+			if start > 0 {
+				end, start = copy(buf, buf[start:end]), 0
+			}
+			if end == len(buf) {
+				r = headOther
+				break
+			}
+			if end == 0 && !first {
+				// Between requests: the idle timeout, as net/http.
+				c.idle.Store(true)
+				if l.closing.Load() {
+					c.close()
+					return
+				}
+				setDeadline(c.conn.SetReadDeadline, l.idle, true)
+			} else if !headerDeadline {
+				// A request has begun: the read-header timeout.
+				setDeadline(c.conn.SetReadDeadline, l.readHeader, true)
+				headerDeadline = true
+			}
+			n, err := c.conn.Read(buf[end:])
+			c.idle.Store(false)
+			end += n
+			if err != nil {
+				if end > 0 && errors.Is(err, io.EOF) {
+					c.handOff(buf[:end]) // net/http answers a cut-off request its way
+					return
+				}
+				c.close()
+				return
+			}
+			r = parseHead(buf[start:end], &c.req)
+		}
+		first = false
+		if r == headOther || l.s.draining.Load() {
+			// While draining, net/http's Connection: close does the rest.
+			c.handOff(buf[start:end])
+			return
+		}
+		keep, answered := c.answer(&c.req)
+		if !answered {
+			c.handOff(buf[start:end])
+			return
+		}
+		start += c.req.size
+		if !keep || l.closing.Load() {
+			c.close()
+			return
+		}
+	}
+}
+
+// setDeadline sets a read or write deadline d from now; with d zero, none
+// when clear is set (net/http's idle and header waits), else nothing.
+func setDeadline(set func(time.Time) error, d time.Duration, clear bool) {
+	switch {
+	case d > 0:
+		_ = set(time.Now().Add(d))
+	case clear:
+		_ = set(time.Time{})
+	}
+}
+
+// answer writes the answer serveFast would give req, if it has one; it
+// reports whether it answered, and whether the connection stays open.
+func (c *wireConn) answer(req *wireRequest) (keep, answered bool) {
+	s := c.l.s
+	start := time.Now()
+	path := string(req.target)
+	a, route := s.fastAnswer(path, path, s.origins.at(string(req.host), false), string(req.accept), string(req.acceptEncoding))
+	if a == nil {
+		return false, false
+	}
+	s.metrics.inFlight.Inc()
+	id := requestIDFrom(string(req.requestID))
+	status, _ := a.condition("", string(req.ifNoneMatch))
+	h := a.wireOK
+	if status != http.StatusOK {
+		h = a.wireNotModified
+	}
+	// What net/http writes: the status line, the handler's headers sorted,
+	// then Date and Connection.
+	b := c.head[:0]
+	if req.http10 {
+		b = append(b, "HTTP/1.0 "...)
+	} else {
+		b = append(b, "HTTP/1.1 "...)
+	}
+	b = strconv.AppendInt(b, int64(status), 10)
+	b = append(b, ' ')
+	b = append(b, http.StatusText(status)...)
+	b = append(b, "\r\n"...)
+	b = append(b, h.before...)
+	b = append(b, "X-Request-Id: "...)
+	b = append(b, id...)
+	b = append(b, "\r\n"...)
+	b = append(b, h.after...)
+	b = append(b, "Date: "...)
+	b = time.Now().UTC().AppendFormat(b, http.TimeFormat)
+	b = append(b, "\r\n"...)
+	keep = true
+	switch {
+	case req.http10 && req.keepAlive:
+		b = append(b, "Connection: keep-alive\r\n"...)
+	case req.http10:
+		keep = false
+	case req.close:
+		b = append(b, "Connection: close\r\n"...)
+		keep = false
+	}
+	b = append(b, "\r\n"...)
+	c.head = b
+	var body []byte
+	if status == http.StatusOK && !req.head {
+		body = a.body
+	}
+	err := c.write(b, body)
+	method := http.MethodGet
+	if req.head {
+		method = http.MethodHead
+	}
+	s.served(context.Background(), route, id, method, path, status, start, c.client)
+	return keep && err == nil, true
+}
+
+// write sends head and body in one system call, within the write timeout.
+func (c *wireConn) write(head, body []byte) error {
+	setDeadline(c.conn.SetWriteDeadline, c.l.write, false)
+	if len(body) == 0 {
+		_, err := c.conn.Write(head)
+		return err
+	}
+	c.vec = [2][]byte{head, body}
+	c.bufs = c.vec[:]
+	_, err := c.bufs.WriteTo(c.conn) // writev(2) on a TCP connection
+	c.vec, c.bufs = [2][]byte{}, nil
+	return err
+}
+
+// handOff gives the connection, with the bytes already read from it, to
+// net/http.
+func (c *wireConn) handOff(pending []byte) {
+	c.untrack()
+	_ = c.conn.SetDeadline(time.Time{}) // net/http sets its own
+	select {
+	case c.l.handoff <- &coalescingConn{Conn: c.conn, pending: pending}:
+	case <-c.l.done:
+		_ = c.conn.Close()
+	}
+}
+
+func (c *wireConn) close() {
+	_ = c.conn.Close()
+	c.untrack()
+}
+
+func (c *wireConn) untrack() {
+	c.l.mu.Lock()
+	delete(c.l.conns, c)
+	c.l.mu.Unlock()
+	c.l.active.Done()
+}
