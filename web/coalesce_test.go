@@ -165,6 +165,19 @@ func httpRequest(t testing.TB, target string) *http.Request {
 	return r
 }
 
+// fastServer serves s on loopback through FastListener.
+func fastServer(t testing.TB, s *Server) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: s, ConnContext: ConnContext}
+	go hs.Serve(s.FastListener(ln, hs))
+	t.Cleanup(func() { hs.Close() })
+	return ln.Addr().String()
+}
+
 // BenchmarkWireCached fetches a cached page over one keep-alive loopback
 // connection through net/http, as a client does: what it allocates per
 // request is net/http's and the fast path's (the client reads raw bytes).
@@ -177,10 +190,17 @@ func BenchmarkWireCached(b *testing.B) {
 		{"page/plain-listener", "/errors/", "", false},
 		{"api", "/api/v1/errors/", "", true},
 		{"page/gzip", "/errors/", "Accept-Encoding: gzip\r\n", true},
+		{"page/wire", "/errors/", "", true},
+		{"api/wire", "/api/v1/errors/", "", true},
 	} {
 		b.Run(kind.name, func(b *testing.B) {
 			s := benchServer(b, 1000)
-			addr, _ := wireServer(b, s, kind.coalesce)
+			var addr string
+			if strings.HasSuffix(kind.name, "/wire") {
+				addr = fastServer(b, s)
+			} else {
+				addr, _ = wireServer(b, s, kind.coalesce)
+			}
 			raw := []byte("GET " + kind.prefix + s.ds.Records[0].Path() + " HTTP/1.1\r\nHost: localhost\r\n" + kind.header + "\r\n")
 			c, err := net.Dial("tcp", addr)
 			if err != nil {

@@ -57,6 +57,8 @@ type FastListener struct {
 	conns   map[*wireConn]struct{}
 	closing atomic.Bool
 	active  sync.WaitGroup
+
+	answered atomic.Int64 // requests answered on the wire, for tests
 }
 
 // FastListener wraps ln for hs, an http.Server serving s, and starts
@@ -304,6 +306,7 @@ func (c *wireConn) answer(req *wireRequest) (keep, answered bool) {
 		method = http.MethodHead
 	}
 	s.served(context.Background(), route, id, method, path, status, start, c.client)
+	c.l.answered.Add(1)
 	return keep && err == nil, true
 }
 
