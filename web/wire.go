@@ -102,14 +102,23 @@ func (l *FastListener) Close() error {
 		l.closeErr = l.inner.Close()
 		l.mu.Lock()
 		l.closing.Store(true)
-		for c := range l.conns {
-			if c.idle.Load() {
-				_ = c.conn.Close()
-			}
-		}
 		l.mu.Unlock()
+		l.CloseIdle()
 	})
 	return l.closeErr
+}
+
+// CloseIdle closes the connections waiting for a request, as
+// http.Server.SetKeepAlivesEnabled(false) closes net/http's; with the
+// Server draining, the others close after their current answer.
+func (l *FastListener) CloseIdle() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for c := range l.conns {
+		if c.idle.Load() {
+			_ = c.conn.Close()
+		}
+	}
 }
 
 // Wait waits, after Close, until every connection the wire path served is
@@ -194,7 +203,7 @@ func (c *wireConn) serve() {
 			if end == 0 && !first {
 				// Between requests: the idle timeout, as net/http.
 				c.idle.Store(true)
-				if l.closing.Load() {
+				if l.closing.Load() || l.s.draining.Load() {
 					c.close()
 					return
 				}
@@ -219,7 +228,7 @@ func (c *wireConn) serve() {
 		}
 		first = false
 		if r == headOther || l.s.draining.Load() {
-			// While draining, net/http's Connection: close does the rest.
+			// While draining, net/http answers with Connection: close.
 			c.handOff(buf[start:end])
 			return
 		}
@@ -229,7 +238,7 @@ func (c *wireConn) serve() {
 			return
 		}
 		start += c.req.size
-		if !keep || l.closing.Load() {
+		if !keep || l.closing.Load() || l.s.draining.Load() {
 			c.close()
 			return
 		}

@@ -104,6 +104,7 @@ func (p *proxyList) Set(v string) error {
 func shutdown(hs *http.Server, fl *web.FastListener, srv *web.Server, delay, grace time.Duration, log *slog.Logger) bool {
 	srv.Drain()
 	hs.SetKeepAlivesEnabled(false)
+	fl.CloseIdle()
 	log.Info("shutting down", "delay", delay, "grace", grace)
 	time.Sleep(delay)
 	ctx, cancel := context.WithTimeout(context.Background(), grace)
