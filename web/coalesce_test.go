@@ -46,19 +46,26 @@ func wireServer(t testing.TB, s http.Handler, coalesce bool) (addr string, conns
 	}
 }
 
-// exchange sends each raw request in turn on one keep-alive connection and
-// returns each raw answer, head and body.
-func exchange(t testing.TB, addr string, reqs []string) []string {
+// dialTest connects to addr, with a deadline so that a short answer fails
+// the test rather than hang it.
+func dialTest(t testing.TB, addr string) net.Conn {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	// A short answer fails the test rather than hang it.
 	if err := c.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// exchange sends each raw request in turn on one keep-alive connection and
+// returns each raw answer, head and body.
+func exchange(t testing.TB, addr string, reqs []string) []string {
+	t.Helper()
+	c := dialTest(t, addr)
+	defer c.Close()
 	br := bufio.NewReader(c)
 	var out []string
 	for _, raw := range reqs {

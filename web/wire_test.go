@@ -74,14 +74,8 @@ func newWirePair(t *testing.T, short bool) *wirePair {
 // (a /healthz probe is answered).
 func converse(t *testing.T, addr string, reqs []string, pipelined bool) string {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := dialTest(t, addr)
 	defer c.Close()
-	if err := c.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
-		t.Fatal(err)
-	}
 	var out strings.Builder
 	br := bufio.NewReader(io.TeeReader(c, &out))
 	read := func(raw string) bool {
@@ -267,11 +261,7 @@ func TestWirePathTimeouts(t *testing.T) {
 			{"idle after an answer", "GET " + page + " HTTP/1.1\r\nHost: localhost\r\n\r\n", ""},
 			{"second head cut short", "GET " + page + " HTTP/1.1\r\nHost: localhost\r\n\r\n", "GET " + page + " HTTP/1.1\r\n"},
 		} {
-			c, err := net.Dial("tcp", addr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_ = c.SetDeadline(time.Now().Add(20 * time.Second)) // far beyond the timeouts: a hang fails
+			c := dialTest(t, addr) // its deadline is far beyond the timeouts: a hang fails
 			br := bufio.NewReader(c)
 			_, _ = io.WriteString(c, tc.first)
 			if strings.HasSuffix(tc.first, "\r\n\r\n") {
@@ -301,12 +291,8 @@ func TestWirePathShutdown(t *testing.T) {
 	req := "GET " + page + " HTTP/1.1\r\nHost: localhost\r\n\r\n"
 	converse(t, p.fastAddr, []string{req}, false)
 	dial := func() (net.Conn, *bufio.Reader) {
-		c, err := net.Dial("tcp", p.fastAddr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := dialTest(t, p.fastAddr)
 		t.Cleanup(func() { c.Close() })
-		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
 		return c, bufio.NewReader(c)
 	}
 	idle, idleR := dial()
