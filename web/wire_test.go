@@ -40,13 +40,18 @@ func testLimits(hs *http.Server, short bool) {
 	hs.ConnContext = ConnContext
 }
 
-func newWirePair(t *testing.T, short bool) *wirePair {
+func newWirePair(t *testing.T, short bool) *wirePair { return newWirePairConfig(t, short, Config{}) }
+
+// newWirePairConfig is newWirePair with cfg for both servers (its Logger is
+// the pair's).
+func newWirePairConfig(t *testing.T, short bool, cfg Config) *wirePair {
 	t.Helper()
 	ds := testDataset(t)
 	ix := indextest.Build(t, ds)
 	p := &wirePair{plainLog: &bytes.Buffer{}, fastLog: &bytes.Buffer{}}
 	serve := func(logs *bytes.Buffer, fast bool) (*Server, string) {
-		s := New(ds, Config{Logger: slog.New(slog.NewTextHandler(&lockedWriter{w: logs, mu: &p.mu}, nil))})
+		cfg.Logger = slog.New(slog.NewTextHandler(&lockedWriter{w: logs, mu: &p.mu}, nil))
+		s := New(ds, cfg)
 		s.SetSearcher(ix)
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -230,6 +235,33 @@ func TestWirePathAnswersAsNetHTTP(t *testing.T) {
 	plainAfter, fastAfter := requestSeries(t, p.plain), requestSeries(t, p.fast)
 	if plainMetrics != fastMetrics || plainAfter != fastAfter {
 		t.Errorf("the metrics differ\nnet/http:\n%s\nwire path:\n%s", plainAfter, fastAfter)
+	}
+}
+
+// TestWirePathLeavesProxiesToNetHTTP: connections from a trusted proxy go
+// to net/http whole, so what the proxy's forwarded headers say (the
+// scheme in the page's links, the client in the log) is read as before.
+func TestWirePathLeavesProxiesToNetHTTP(t *testing.T) {
+	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
+	p := newWirePairConfig(t, false, Config{TrustedProxies: []*net.IPNet{loopback}})
+	page := "/errors/" + p.plain.ds.Records[0].Path()
+	reqs := []string{
+		"GET " + page + " HTTP/1.1\r\nHost: localhost\r\n\r\n",
+		"GET " + page + " HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Proto: https\r\nX-Forwarded-For: 203.0.113.7\r\n\r\n",
+	}
+	want := normalize(converse(t, p.plainAddr, reqs, false))
+	if got := normalize(converse(t, p.fastAddr, reqs, false)); got != want {
+		t.Errorf("answers differ at %s", firstDiff(want, got))
+	}
+	if !strings.Contains(want, "https://localhost") {
+		t.Error("the forwarded scheme is not in the page: the test does not test it")
+	}
+	if n := p.fl.answered.Load(); n != 0 {
+		t.Errorf("the wire path answered %d requests from a trusted proxy", n)
+	}
+	logLine := regexp.MustCompile(`request_id=[0-9a-f]{8}-[0-9a-z]+ |latency=\S+ |time=\S+ `)
+	if want, got := logLine.ReplaceAllString(p.plainLog.String(), ""), logLine.ReplaceAllString(p.fastLog.String(), ""); got != want || !strings.Contains(got, "client=203.0.113.7") {
+		t.Errorf("the logs differ at %s", firstDiff(want, got))
 	}
 }
 
