@@ -93,9 +93,9 @@ func (l *FastListener) Accept() (net.Conn, error) {
 // Addr is the address listened on.
 func (l *FastListener) Addr() net.Addr { return l.inner.Addr() }
 
-// Close stops accepting, closes the idle connections the wire path
-// serves, and makes the others close after their current answer: what
-// http.Server.Shutdown does to its own.
+// Close stops accepting, closes the connections the wire path serves that
+// wait for a request, and makes the others close after their current
+// answer: what http.Server.Shutdown does to its own.
 func (l *FastListener) Close() error {
 	l.closeOnce.Do(func() {
 		close(l.done)
@@ -103,19 +103,23 @@ func (l *FastListener) Close() error {
 		l.mu.Lock()
 		l.closing.Store(true)
 		l.mu.Unlock()
-		l.CloseIdle()
+		l.closeWaiting(wireNew)
 	})
 	return l.closeErr
 }
 
-// CloseIdle closes the connections waiting for a request, as
-// http.Server.SetKeepAlivesEnabled(false) closes net/http's; with the
-// Server draining, the others close after their current answer.
-func (l *FastListener) CloseIdle() {
+// CloseIdle closes the connections waiting for a request after an
+// answer, as http.Server.SetKeepAlivesEnabled(false) closes net/http's;
+// with the Server draining, the others close after their current answer.
+func (l *FastListener) CloseIdle() { l.closeWaiting(wireIdle) }
+
+// closeWaiting closes the connections in state from or above: idle ones,
+// and from wireNew, those with no request begun yet.
+func (l *FastListener) closeWaiting(from int32) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for c := range l.conns {
-		if c.idle.Load() {
+		if c.state.Load() >= from {
 			_ = c.conn.Close()
 		}
 	}
@@ -163,12 +167,19 @@ func (l *FastListener) acceptLoop() {
 	}
 }
 
+// What a connection is doing, for Close and CloseIdle.
+const (
+	wireBusy int32 = iota // reading a request or answering it
+	wireNew               // waiting for its first request
+	wireIdle              // waiting for another request
+)
+
 // wireConn is one connection the wire path serves.
 type wireConn struct {
 	l      *FastListener
 	conn   net.Conn
-	client string      // the request log's client address
-	idle   atomic.Bool // waiting for a request, with none begun
+	client string       // the request log's client address
+	state  atomic.Int32 // wireBusy, wireNew or wireIdle
 	req    wireRequest
 	head   []byte      // the answer's head; reused
 	bufs   net.Buffers // the writev argument; a field so it does not escape per call
@@ -200,21 +211,28 @@ func (c *wireConn) serve() {
 				r = headOther
 				break
 			}
-			if end == 0 && !first {
-				// Between requests: the idle timeout, as net/http.
-				c.idle.Store(true)
-				if l.closing.Load() || l.s.draining.Load() {
+			if end == 0 {
+				// No request begun: Close may close the connection, and
+				// between requests so may CloseIdle.
+				state := wireNew
+				if !first {
+					state = wireIdle
+				}
+				c.state.Store(state)
+				if l.closing.Load() || state == wireIdle && l.s.draining.Load() {
 					c.close()
 					return
 				}
-				setDeadline(c.conn.SetReadDeadline, l.idle, true)
+				if state == wireIdle {
+					setDeadline(c.conn.SetReadDeadline, l.idle, true) // as net/http
+				}
 			} else if !headerDeadline {
 				// A request has begun: the read-header timeout.
 				setDeadline(c.conn.SetReadDeadline, l.readHeader, true)
 				headerDeadline = true
 			}
 			n, err := c.conn.Read(buf[end:])
-			c.idle.Store(false)
+			c.state.Store(wireBusy)
 			end += n
 			if err != nil {
 				if end > 0 && errors.Is(err, io.EOF) {

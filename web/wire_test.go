@@ -25,7 +25,7 @@ type wirePair struct {
 	plainAddr, fastAddr string
 	plainLog, fastLog   *bytes.Buffer
 	fl                  *FastListener
-	hs                  *http.Server // the fast one's
+	hs, plainHS         *http.Server
 	mu                  sync.Mutex
 }
 
@@ -63,6 +63,8 @@ func newWirePairConfig(t *testing.T, short bool, cfg Config) *wirePair {
 		if fast {
 			p.fl, p.hs = s.FastListener(ln, hs), hs
 			l = p.fl
+		} else {
+			p.plainHS = hs
 		}
 		go hs.Serve(l)
 		t.Cleanup(func() { hs.Close() })
@@ -314,9 +316,10 @@ func TestWirePathTimeouts(t *testing.T) {
 	}
 }
 
-// TestWirePathShutdown: Shutdown closes the idle connections the wire path
-// serves at once, lets a request that has begun be answered, and Wait
-// returns once that connection is closed too.
+// TestWirePathShutdown: Shutdown closes at once the connections the wire
+// path serves that wait for a request (after an answer, or their first),
+// lets a request that has begun be answered, and Wait returns once that
+// connection is closed too.
 func TestWirePathShutdown(t *testing.T) {
 	p := newWirePair(t, false)
 	page := "/errors/" + p.fast.ds.Records[0].Path()
@@ -336,7 +339,14 @@ func TestWirePathShutdown(t *testing.T) {
 	_, _ = io.Copy(io.Discard, res.Body)
 	busy, busyR := dial()
 	_, _ = io.WriteString(busy, req[:20])
-	for p.fl.answered.Load() < 3 && len(p.fl.conns) < 2 { // both connections accepted
+	_, freshR := dial() // connected, nothing sent
+	for {
+		p.fl.mu.Lock()
+		n := len(p.fl.conns)
+		p.fl.mu.Unlock()
+		if n == 3 {
+			break
+		}
 		time.Sleep(time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond) // the busy one has read its first bytes
@@ -345,6 +355,9 @@ func TestWirePathShutdown(t *testing.T) {
 	go func() { done <- p.hs.Shutdown(context.Background()) }()
 	if rest, err := io.ReadAll(idleR); len(rest) != 0 || err != nil {
 		t.Errorf("idle connection: got %q, %v; want it closed", rest, err)
+	}
+	if rest, err := io.ReadAll(freshR); len(rest) != 0 || err != nil {
+		t.Errorf("connection with no request: got %q, %v; want it closed", rest, err)
 	}
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -362,5 +375,40 @@ func TestWirePathShutdown(t *testing.T) {
 	}
 	if err := <-waited; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestWirePathDrain: once the server drains (SIGTERM, before Shutdown),
+// the wire path closes its idle connections, as net/http closes its own
+// when keep-alive ends, and a new connection's requests get net/http's
+// answer with Connection: close.
+func TestWirePathDrain(t *testing.T) {
+	p := newWirePair(t, false)
+	page := "/errors/" + p.fast.ds.Records[0].Path()
+	req := "GET " + page + " HTTP/1.1\r\nHost: localhost\r\n\r\n"
+	converse(t, p.plainAddr, []string{req}, false)
+	converse(t, p.fastAddr, []string{req}, false)
+	idle := dialTest(t, p.fastAddr)
+	defer idle.Close()
+	idleR := bufio.NewReader(idle)
+	_, _ = io.WriteString(idle, req)
+	res, err := http.ReadResponse(idleR, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+
+	p.plain.Drain()
+	p.plainHS.SetKeepAlivesEnabled(false)
+	p.fast.Drain()
+	p.hs.SetKeepAlivesEnabled(false)
+	p.fl.CloseIdle()
+	if rest, err := io.ReadAll(idleR); len(rest) != 0 || err != nil {
+		t.Errorf("idle connection: got %q, %v; want it closed", rest, err)
+	}
+	want := normalize(converse(t, p.plainAddr, []string{req, req}, false))
+	got := normalize(converse(t, p.fastAddr, []string{req, req}, false))
+	if got != want || !strings.Contains(got, "Connection: close") {
+		t.Errorf("answers while draining differ at %s\n%s", firstDiff(want, got), got)
 	}
 }
