@@ -121,9 +121,9 @@ func annotateMatcher(ctx context.Context, server, baseURL string, paths []string
 		m, err := annotate.NewRemote(ctx, server, nil)
 		return m, func() {}, err
 	}
-	_, ix, err := loadIndexed(ctx, paths)
+	_, ix, done, err := loadIndexed(ctx, paths)
 	if err != nil {
 		return nil, nil, err
 	}
-	return annotate.NewLocal(ix, baseURL), func() { ix.Close() }, nil
+	return annotate.NewLocal(ix, baseURL), done, nil
 }

@@ -95,20 +95,33 @@ func prebuiltIndex(paths []string) fs.FS {
 	return errkb.EmbeddedIndex()
 }
 
-// loadIndexed loads the datasets and builds their index in memory, for the
-// commands that answer once and exit (lookup, annotate, export). Bad
-// records are an error; nothing is logged.
-func loadIndexed(ctx context.Context, paths []string) (*errkb.Dataset, *index.Index, error) {
+// loadIndexed loads the datasets and opens their index, for the commands
+// that answer once and exit (lookup, annotate, export). The embedded
+// dataset's index ships prebuilt: it is copied into a temporary folder and
+// opened, which takes milliseconds where building it took half a second
+// per command. Dataset folders are indexed in memory. Bad records are an
+// error; nothing is logged. done closes the index and removes its folder.
+func loadIndexed(ctx context.Context, paths []string) (ds *errkb.Dataset, ix *index.Index, done func(), err error) {
 	quiet := slog.New(slog.DiscardHandler)
-	ds, err := loadDataset(paths, false, "", quiet)
+	ds, err = loadDataset(paths, false, "", quiet)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	ix, err := index.Build(ctx, ds, quiet)
+	if seed := prebuiltIndex(paths); seed != nil {
+		if dir, cleanup, err := indexFolder(""); err == nil {
+			ix, err := index.OpenSeeded(ctx, ds, dir, seed, quiet)
+			if err == nil {
+				return ds, ix, func() { ix.Close(); cleanup() }, nil
+			}
+			cleanup()
+		}
+		// No temporary folder, or the copy failed: build, as for folders.
+	}
+	ix, err = index.Build(ctx, ds, quiet)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return ds, ix, nil
+	return ds, ix, func() { ix.Close() }, nil
 }
 
 // load loads srcs, spilling their text into spillDir when one is given

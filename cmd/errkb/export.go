@@ -28,12 +28,12 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer, get
 		return 2
 	}
 	started := time.Now()
-	ds, ix, err := loadIndexed(ctx, datasetPaths(datasets, getenv))
+	ds, ix, done, err := loadIndexed(ctx, datasetPaths(datasets, getenv))
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb export: %v\n", err)
 		return 1
 	}
-	defer ix.Close()
+	defer done()
 	// The real server renders every file, so the export holds its bytes.
 	// Each page is asked for once: nothing is worth keeping in its cache.
 	srv := web.New(ds, web.Config{BaseURL: *baseURL, CacheBytes: 1})

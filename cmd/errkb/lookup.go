@@ -32,12 +32,12 @@ func lookup(ctx context.Context, args []string, stdout, stderr io.Writer, getenv
 		fmt.Fprintf(stderr, "errkb lookup: the query is longer than %d bytes\n", index.MaxTextBytes)
 		return 2
 	}
-	_, ix, err := loadIndexed(ctx, datasetPaths(datasets, getenv))
+	_, ix, done, err := loadIndexed(ctx, datasetPaths(datasets, getenv))
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb lookup: %v\n", err)
 		return 2
 	}
-	defer ix.Close()
+	defer done()
 	res, err := ix.Lookup(ctx, q)
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb lookup: %v\n", err)
