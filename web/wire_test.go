@@ -412,3 +412,39 @@ func TestWirePathDrain(t *testing.T) {
 		t.Errorf("answers while draining differ at %s\n%s", firstDiff(want, got), got)
 	}
 }
+
+// TestWirePathCutOffRequest: a request head cut off by the client closing
+// its side gets what net/http gives it, after answered requests or alone.
+func TestWirePathCutOffRequest(t *testing.T) {
+	p := newWirePair(t, false)
+	page := "/errors/" + p.plain.ds.Records[0].Path()
+	full := "GET " + page + " HTTP/1.1\r\nHost: localhost\r\n\r\n"
+	for _, addr := range []string{p.plainAddr, p.fastAddr} {
+		converse(t, addr, []string{full}, false)
+	}
+	for _, raw := range []string{
+		"GET " + page + " HTTP/1.1\r\nHost: loc",
+		full + "GET " + page + " HTTP/1.1\r\nHost: localhost\r\n",
+		full + full,
+		"",
+	} {
+		var answers [2]string
+		for i, addr := range []string{p.plainAddr, p.fastAddr} {
+			c := dialTest(t, addr)
+			_, _ = io.WriteString(c, raw)
+			_ = c.(*net.TCPConn).CloseWrite()
+			b, err := io.ReadAll(c)
+			c.Close()
+			if err != nil {
+				t.Fatalf("%q: %v", raw, err)
+			}
+			answers[i] = normalize(string(b))
+		}
+		if answers[0] != answers[1] {
+			t.Errorf("%q: answers differ at %s", raw, firstDiff(answers[0], answers[1]))
+		}
+		if raw != "" && !strings.HasPrefix(answers[0], "HTTP/1.1 ") {
+			t.Errorf("%q: net/http answered %q: the case tests nothing", raw, answers[0])
+		}
+	}
+}
