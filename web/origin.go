@@ -87,7 +87,7 @@ func (o *origins) scheme(r *http.Request) string {
 	if !o.fromProxy(r) {
 		return "http"
 	}
-	for _, name := range []string{"X-Forwarded-Proto", "X-Forwarded-Protocol", "X-Url-Scheme"} {
+	for _, name := range schemeHeaders {
 		// A chain of proxies appends; the last value is the nearest one's.
 		v := r.Header.Get(name)
 		if i := strings.LastIndexByte(v, ','); i >= 0 {
@@ -100,11 +100,17 @@ func (o *origins) scheme(r *http.Request) string {
 			return "http"
 		}
 	}
-	if strings.EqualFold(r.Header.Get("X-Forwarded-Ssl"), "on") {
+	if strings.EqualFold(r.Header.Get(sslHeader), "on") {
 		return "https"
 	}
 	return "http"
 }
+
+// The headers a trusted proxy names the scheme in: schemeHeaders, in
+// order, then sslHeader.
+var schemeHeaders = []string{"X-Forwarded-Proto", "X-Forwarded-Protocol", "X-Url-Scheme"}
+
+const sslHeader = "X-Forwarded-Ssl"
 
 // fromProxy reports whether r's connection comes from a trusted proxy.
 func (o *origins) fromProxy(r *http.Request) bool {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/labstack/echo/v4"
 )
 
 // Answering cache hits on the wire.
@@ -29,8 +32,9 @@ import (
 // Accept as if it were new. So anything this file does not fully
 // understand is net/http's, as before.
 //
-// Connections from a trusted proxy (Config.TrustedProxies) go to net/http
-// at once: what their forwarded headers say is net/http's to read.
+// On connections from a trusted proxy (Config.TrustedProxies) the
+// forwarded headers are read for each request, by the code that reads them
+// for net/http's requests (origins.of, the IP extractor).
 
 // wireBufBytes is the buffer each connection reads requests into; a head
 // that does not fit goes to net/http. net/http reads in 4 KiB too.
@@ -176,23 +180,23 @@ const (
 
 // wireConn is one connection the wire path serves.
 type wireConn struct {
-	l      *FastListener
-	conn   net.Conn
-	client string       // the request log's client address
-	state  atomic.Int32 // wireBusy, wireNew or wireIdle
-	req    wireRequest
-	head   []byte      // the answer's head; reused
-	bufs   net.Buffers // the writev argument; a field so it does not escape per call
-	vec    [2][]byte
+	l       *FastListener
+	conn    net.Conn
+	remote  string       // the peer's address
+	client  string       // the request log's client address, unless trusted
+	trusted bool         // the peer is a trusted proxy
+	state   atomic.Int32 // wireBusy, wireNew or wireIdle
+	req     wireRequest
+	head    []byte      // the answer's head; reused
+	bufs    net.Buffers // the writev argument; a field so it does not escape per call
+	vec     [2][]byte
 }
 
 func (c *wireConn) serve() {
 	l := c.l
-	probe := &http.Request{RemoteAddr: c.conn.RemoteAddr().String(), Header: http.Header{}}
-	if l.s.origins.fromProxy(probe) {
-		c.handOff(nil)
-		return
-	}
+	c.remote = c.conn.RemoteAddr().String()
+	probe := &http.Request{RemoteAddr: c.remote, Header: http.Header{}}
+	c.trusted = l.s.origins.fromProxy(probe)
 	c.client = l.s.echo.IPExtractor(probe)
 	setDeadline(c.conn.SetReadDeadline, l.readHeader, false) // from accept, as net/http
 	buf := make([]byte, wireBufBytes)
@@ -280,7 +284,12 @@ func (c *wireConn) answer(req *wireRequest) (keep, answered bool) {
 	s := c.l.s
 	start := time.Now()
 	path := string(req.target)
-	a, route := s.fastAnswer(path, path, s.origins.at(string(req.host), false), string(req.accept), string(req.acceptEncoding))
+	origin, client := s.origins.at(string(req.host), false), c.client
+	if c.trusted {
+		fwd := c.forwarded(req)
+		origin, client = s.origins.of(fwd), s.echo.IPExtractor(fwd)
+	}
+	a, route := s.fastAnswer(path, path, origin, string(req.accept), string(req.acceptEncoding))
 	if a == nil {
 		return false, false
 	}
@@ -332,9 +341,27 @@ func (c *wireConn) answer(req *wireRequest) (keep, answered bool) {
 	if req.head {
 		method = http.MethodHead
 	}
-	s.served(context.Background(), route, id, method, path, status, start, c.client)
+	s.served(context.Background(), route, id, method, path, status, start, client)
 	c.l.answered.Add(1)
 	return keep && err == nil, true
+}
+
+// forwardedHeaders are the request headers a trusted proxy's requests are
+// read for: the client's address (echo's extractor) and scheme (origins).
+var forwardedHeaders = append([]string{echo.HeaderXForwardedFor, sslHeader}, schemeHeaders...)
+
+// forwarded is req as far as the code reading forwarded headers for
+// net/http's requests sees it: peer, Host and those headers.
+func (c *wireConn) forwarded(req *wireRequest) *http.Request {
+	r := &http.Request{RemoteAddr: c.remote, Host: string(req.host), Header: http.Header{}}
+	for _, f := range req.fields[:req.nField] {
+		for _, name := range forwardedHeaders {
+			if bytes.EqualFold(f[0], []byte(name)) {
+				r.Header[name] = append(r.Header[name], string(f[1]))
+			}
+		}
+	}
+	return r
 }
 
 // write sends head and body in one system call, within the write timeout.

@@ -240,30 +240,47 @@ func TestWirePathAnswersAsNetHTTP(t *testing.T) {
 	}
 }
 
-// TestWirePathLeavesProxiesToNetHTTP: connections from a trusted proxy go
-// to net/http whole, so what the proxy's forwarded headers say (the
-// scheme in the page's links, the client in the log) is read as before.
-func TestWirePathLeavesProxiesToNetHTTP(t *testing.T) {
+// TestWirePathBehindTrustedProxy: on connections from a trusted proxy the
+// wire path reads each request's forwarded headers as net/http's requests
+// are read, so the scheme in the page's links, the cache entry and the
+// client in the log are the same as without it.
+func TestWirePathBehindTrustedProxy(t *testing.T) {
 	_, loopback, _ := net.ParseCIDR("127.0.0.0/8")
 	p := newWirePairConfig(t, false, Config{TrustedProxies: []*net.IPNet{loopback}})
 	page := "/errors/" + p.plain.ds.Records[0].Path()
-	reqs := []string{
-		"GET " + page + " HTTP/1.1\r\nHost: localhost\r\n\r\n",
-		"GET " + page + " HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Proto: https\r\nX-Forwarded-For: 203.0.113.7\r\n\r\n",
+	get := func(header ...string) string {
+		return "GET " + page + " HTTP/1.1\r\nHost: localhost\r\n" + strings.Join(header, "") + "\r\n"
 	}
-	want := normalize(converse(t, p.plainAddr, reqs, false))
-	if got := normalize(converse(t, p.fastAddr, reqs, false)); got != want {
-		t.Errorf("answers differ at %s", firstDiff(want, got))
+	cases := [][]string{
+		{get()},
+		{get("X-Forwarded-Proto: https\r\n", "X-Forwarded-For: 203.0.113.7\r\n")},
+		{get("x-forwarded-proto: http, https\r\n", "X-Forwarded-For: 198.51.100.1, 203.0.113.8\r\n")},
+		{get("X-Forwarded-For: 203.0.113.9\r\n", "X-Forwarded-For: 127.0.0.2\r\n", "X-Url-Scheme: https\r\n")},
+		{get("X-Forwarded-Ssl: on\r\n", "X-Forwarded-For: not-an-address\r\n")},
+		{get("X-Forwarded-Protocol: ftp\r\n", "X-Forwarded-Proto: HTTPS\r\n"), get("X-Forwarded-Proto: https\r\n")},
+		{"GET " + page + " HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Proto: https\r\n\r\n"},
 	}
-	if !strings.Contains(want, "https://localhost") {
-		t.Error("the forwarded scheme is not in the page: the test does not test it")
+	for pass := range 2 { // the first pass caches each origin's page
+		for _, reqs := range cases {
+			want := normalize(converse(t, p.plainAddr, reqs, false))
+			if got := normalize(converse(t, p.fastAddr, reqs, false)); got != want {
+				t.Errorf("pass %d, %q: answers differ at %s", pass, reqs, firstDiff(want, got))
+			}
+		}
 	}
-	if n := p.fl.answered.Load(); n != 0 {
-		t.Errorf("the wire path answered %d requests from a trusted proxy", n)
+	if n := p.fl.answered.Load(); n == 0 {
+		t.Error("the wire path answered nothing from a trusted proxy")
 	}
 	logLine := regexp.MustCompile(`request_id=[0-9a-f]{8}-[0-9a-z]+ |latency=\S+ |time=\S+ `)
-	if want, got := logLine.ReplaceAllString(p.plainLog.String(), ""), logLine.ReplaceAllString(p.fastLog.String(), ""); got != want || !strings.Contains(got, "client=203.0.113.7") {
+	want, got := logLine.ReplaceAllString(p.plainLog.String(), ""), logLine.ReplaceAllString(p.fastLog.String(), "")
+	if got != want {
 		t.Errorf("the logs differ at %s", firstDiff(want, got))
+	}
+	if !strings.Contains(got, "client=203.0.113.7") || !strings.Contains(got, "client=203.0.113.9") {
+		t.Errorf("forwarded clients missing from the log: the test tests nothing:\n%s", got)
+	}
+	if !strings.Contains(normalize(converse(t, p.fastAddr, cases[1], false)), "https://localhost") {
+		t.Error("the forwarded scheme is not in the page: the test tests nothing")
 	}
 }
 
