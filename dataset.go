@@ -46,6 +46,13 @@ type Storage struct {
 	// Hash is the dataset's Hash when the engine saved it with the
 	// records (a snapshot); empty otherwise.
 	Hash string
+	// Order lists the indices of Records in the order the engine laid
+	// their bytes out; nil, or returning nil, when that is Records' own
+	// order. A pass over every record (building the index) that reads
+	// them so reads the storage front to back, and the pages it has read
+	// stay together. Only such a pass calls it: a restart that reuses
+	// its index never does.
+	Order func() []int
 }
 
 // SetStorage records where the dataset's bytes live. Call it before the
@@ -65,6 +72,22 @@ func (ds *Dataset) ReleasePages() {
 	if ds.storage.Release != nil {
 		ds.storage.Release()
 	}
+}
+
+// ReadOrder is the order in which a pass over every record reads their
+// bytes front to back, as indices of Records (see Storage.Order): the
+// storage engine's order when it gave one, else Records' own.
+func (ds *Dataset) ReadOrder() []int {
+	if ds.storage.Order != nil {
+		if order := ds.storage.Order(); len(order) == len(ds.Records) {
+			return order
+		}
+	}
+	order := make([]int, len(ds.Records))
+	for i := range order {
+		order[i] = i
+	}
+	return order
 }
 
 // SpillError is why records could not be moved out of the heap, or saved

@@ -34,11 +34,19 @@ const progressEvery = 10000
 // so one goroutine per CPU sends batches to keep every core busy; each
 // also extracts its records' part of the tables.
 //
+// Batches follow ds.ReadOrder, the order of the records' bytes in their
+// storage: each batch then reads one stretch of the spilled records,
+// which it releases once indexed. In the dataset's own order (by repo and
+// slug), each batch read records from all over the file, and with pages
+// mapped a large folio at a time, the file's pages piled up between
+// releases (250-270 MiB of 100,000 records' 397 MiB).
+//
 // On disk, w (see diskWrites) tracks the batches bleve has yet to write;
 // in memory it is nil.
 func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *diskWrites, log *slog.Logger) (*tableParts, error) {
 	start := time.Now()
 	recs := ds.Records
+	order := ds.ReadOrder()
 	parts := make([]recordTables, len(recs))
 	wrapped := wrappedRecords(recs)
 	dict := newWordDict()
@@ -58,12 +66,13 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *dis
 				}
 				hi := min(lo+batchSize, len(recs))
 				b := bi.NewBatch()
-				for i, r := range recs[lo:hi] {
+				for _, i := range order[lo:hi] {
+					r := recs[i]
 					if err := b.Index(r.ID, document(r)); err != nil {
 						fail(fmt.Errorf("index record %s (%s): %w", r.ID, r.Source, err))
 						return
 					}
-					parts[lo+i] = newRecordTables(r, wrapped, dict)
+					parts[i] = newRecordTables(r, wrapped, dict)
 				}
 				w.track(b)
 				if err := bi.Batch(b); err != nil {
@@ -129,22 +138,22 @@ func (tp *tableParts) assemble(log *slog.Logger) ([]byte, error) {
 // whenever the heap doubles; at 100,000 records that marked the live heap
 // over a hundred times and let the heap reach twice its live size. Here
 // the heap may triple between collections, under a limit that keeps the
-// process's resident memory within one budget, 192 MiB plus 8 KiB per
-// record: the heap gets the budget less the file pages resident at the
-// moment (bleve's segments, mapped while they are merged, and the spilled
-// records), read every 100 ms, but never less than 256 MiB plus 4 KiB per
-// record, about 1.4 times the live heap, below which collections would
-// follow one another. The file pages come and go with the merges (from
-// tens of MiB to 400 MiB at 100,000 records), so a fixed limit had either
-// to assume the worst, collecting more often all build long, or let the
-// sum exceed the budget. GOGC or GOMEMLIMIT in the environment leave the
+// process's resident memory within one budget (buildBudget: 812 MiB at
+// 100,000 records): the heap gets the budget less the file pages resident
+// at the moment (bleve's segments, mapped while they are merged, and the
+// spilled records of the batches being indexed), read every 100 ms, but
+// never less than the floor, about 1.6 times the live heap, below which
+// collections would follow one another. The file pages come and go with
+// the merges (20 to 80 MiB at 100,000 records since the records are read
+// in file order, up to 400 MiB before), so a fixed limit had either to
+// assume the worst, collecting more often all build long, or let the sum
+// exceed the budget. GOGC or GOMEMLIMIT in the environment leave the
 // collector as they set it.
 func buildGC(n int) (restore func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	budget := 192<<20 + 8<<10*int64(n)
-	floor := 256<<20 + 4<<10*int64(n)
+	budget, floor := buildBudget(n)
 	heapLimit := func() int64 { return max(floor, budget-fileResident()) }
 	pct := debug.SetGCPercent(200)
 	limit := debug.SetMemoryLimit(heapLimit())
@@ -168,6 +177,14 @@ func buildGC(n int) (restore func()) {
 		debug.SetGCPercent(pct)
 		debug.SetMemoryLimit(limit)
 	}
+}
+
+// buildBudget is a build's budget of heap and file pages for n records,
+// and the heap's floor within it (see buildGC): 812 and 647 MiB at
+// 100,000 records. The budget is what the first start's peak RSS comes
+// to; the floor is what the heap keeps when file pages fill the rest.
+func buildBudget(n int) (budget, floor int64) {
+	return 128<<20 + 7<<10*int64(n), 256<<20 + 4<<10*int64(n)
 }
 
 // fileResident is how many bytes of files the process has resident

@@ -28,7 +28,7 @@ func TestBuildGCRestores(t *testing.T) {
 	debug.SetGCPercent(pct)
 	restore := buildGC(100000)
 	during := debug.SetMemoryLimit(-1)
-	if floor := int64(256<<20 + 4<<10*100000); during < floor || during > 192<<20+8<<10*100000 {
+	if budget, floor := buildBudget(100000); during < floor || during > max(budget, floor) {
 		t.Errorf("limit during the build = %d, want between %d and the budget", during, floor)
 	}
 	restore()

@@ -1,9 +1,12 @@
 package web
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/labstack/echo/v4"
 )
 
 // answer is a response prepared once and written many times: its body and
@@ -15,6 +18,11 @@ type answer struct {
 	etag        string      // quoted
 	ok          http.Header // 200
 	notModified http.Header // 304 and 412: no Content-Type or Content-Length
+
+	// The header lines of ok and notModified as net/http writes them,
+	// sorted, in two parts around X-Request-Id: what the wire path writes
+	// (wire.go).
+	wireOK, wireNotModified wireHead
 }
 
 // newAnswer prepares body with its Content-Type, ETag (quoted) and extra
@@ -37,23 +45,54 @@ func newAnswer(contentType string, body []byte, etag string, extra ...string) *a
 	// A known length lets net/http send head and body in one write rather
 	// than as chunks.
 	a.ok.Set("Content-Length", strconv.Itoa(len(body)))
+	a.wireOK, a.wireNotModified = newWireHead(a.ok), newWireHead(a.notModified)
 	return a
 }
 
-// write answers r with a, applying r's conditions the way
-// http.ServeContent does for a resource with an ETag and no modification
+// wireHead is a prepared header block split where a request's
+// X-Request-Id line sorts in.
+type wireHead struct{ before, after []byte }
+
+// newWireHead writes h with http.Header's own writer, which is the one
+// net/http uses for a response's header, so the lines are the same bytes
+// in the same order.
+func newWireHead(h http.Header) wireHead {
+	below, above := map[string]bool{}, map[string]bool{}
+	for k := range h {
+		if k < echo.HeaderXRequestID {
+			below[k] = true
+		} else {
+			above[k] = true
+		}
+	}
+	var before, after bytes.Buffer
+	_ = h.WriteSubset(&before, above)
+	_ = h.WriteSubset(&after, below)
+	return wireHead{before.Bytes(), after.Bytes()}
+}
+
+// condition is the status of a's answer to a request with these If-Match
+// and If-None-Match values, and the headers that answer carries; the rules
+// are http.ServeContent's for a resource with an ETag and no modification
 // time: a failed If-Match is 412; an If-None-Match holding the ETag, under
-// the weak comparison, is 304. HEAD gets the headers of GET and no body.
+// the weak comparison, is 304.
+func (a *answer) condition(ifMatch, ifNoneMatch string) (int, http.Header) {
+	if ifMatch != "" && !etagMatchesStrong(ifMatch, a.etag) {
+		return http.StatusPreconditionFailed, a.notModified
+	}
+	if etagMatches(ifNoneMatch, a.etag) {
+		return http.StatusNotModified, a.notModified
+	}
+	return http.StatusOK, a.ok
+}
+
+// write answers r with a, applying r's conditions (see condition). HEAD
+// gets the headers of GET and no body.
 // It returns the status written. With cc (serveFast's connection, else
 // nil) a 200 whose head and body would leave in two writes leaves in one:
 // see coalesce.go.
 func (a *answer) write(w http.ResponseWriter, r *http.Request, cc *coalescingConn) int {
-	status, hdr := http.StatusOK, a.ok
-	if im := r.Header.Get("If-Match"); im != "" && !etagMatchesStrong(im, a.etag) {
-		status, hdr = http.StatusPreconditionFailed, a.notModified
-	} else if etagMatches(r.Header.Get("If-None-Match"), a.etag) {
-		status, hdr = http.StatusNotModified, a.notModified
-	}
+	status, hdr := a.condition(r.Header.Get("If-Match"), r.Header.Get("If-None-Match"))
 	h := w.Header()
 	if status != http.StatusOK {
 		// A handler that rendered the answer on a cache miss left these.

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"path"
 	"strings"
 
@@ -37,12 +36,12 @@ const gzipMinBytes = 1024
 
 // answerFor is the prepared answer to req for the asset by name: hashed
 // names with a year-long immutable cache, plain names with a short one;
-// gzipped when req accepts it.
-func (as *asset) answerFor(name string, req *http.Request) *answer {
+// gzipped when the request's Accept-Encoding allows it.
+func (as *asset) answerFor(name, acceptEncoding string) *answer {
 	if name == as.hashed {
-		return as.immutable.pick(req)
+		return as.immutable.pick(acceptEncoding)
 	}
-	return as.plain.pick(req)
+	return as.plain.pick(acceptEncoding)
 }
 
 // assets are the site's static files, by plain and by hashed name.
@@ -123,13 +122,13 @@ func (s *Server) serveAsset(c echo.Context) error {
 	if !ok {
 		return notFound("There is no static file " + name + ".")
 	}
-	as.answerFor(name, c.Request()).write(c.Response(), c.Request(), nil)
+	as.answerFor(name, c.Request().Header.Get(echo.HeaderAcceptEncoding)).write(c.Response(), c.Request(), nil)
 	return nil
 }
 
 // favicon answers /favicon.ico, which browsers and crawlers ask for on
 // their own, with the SVG icon.
 func (s *Server) favicon(c echo.Context) error {
-	s.assets.favicon.pick(c.Request()).write(c.Response(), c.Request(), nil)
+	s.assets.favicon.pick(c.Request().Header.Get(echo.HeaderAcceptEncoding)).write(c.Response(), c.Request(), nil)
 	return nil
 }

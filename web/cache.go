@@ -123,7 +123,7 @@ func (s *Server) cache() echo.MiddlewareFunc {
 				key = f + " " + key // text and Markdown beside the HTML page
 			}
 			if r := s.responses.get(key); r != nil {
-				r.pick(c.Request()).write(c.Response(), c.Request(), nil)
+				r.pick(c.Request().Header.Get(echo.HeaderAcceptEncoding)).write(c.Response(), c.Request(), nil)
 				return nil
 			}
 			r, err := capture(c, next)
@@ -131,7 +131,7 @@ func (s *Server) cache() echo.MiddlewareFunc {
 				return err
 			}
 			s.responses.put(key, r)
-			r.pick(c.Request()).write(c.Response(), c.Request(), nil)
+			r.pick(c.Request().Header.Get(echo.HeaderAcceptEncoding)).write(c.Response(), c.Request(), nil)
 			return nil
 		}
 	}
@@ -145,6 +145,14 @@ func (s *Server) cacheKey(r *http.Request, path string) string {
 		return path
 	}
 	return s.origins.of(r) + path
+}
+
+// cacheKeyAt is cacheKey for a request whose origin (origins.of) is known.
+func (s *Server) cacheKeyAt(origin, path string) string {
+	if s.cfg.BaseURL != "" {
+		return path
+	}
+	return origin + path
 }
 
 // routePath rebuilds a request path from the route pattern the router
@@ -254,9 +262,10 @@ func prepare(route, contentType string, body []byte, tag, cache string, minGzip 
 	return r
 }
 
-// pick is the form of r for req: gzip when req accepts it.
-func (r *response) pick(req *http.Request) *answer {
-	if r.gz != nil && acceptsGzip(req.Header.Get(echo.HeaderAcceptEncoding)) {
+// pick is the form of r for a request with this Accept-Encoding: gzip
+// when it accepts it.
+func (r *response) pick(acceptEncoding string) *answer {
+	if r.gz != nil && acceptsGzip(acceptEncoding) {
 		return r.gz
 	}
 	return r.plain

@@ -51,16 +51,27 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 // which is also the one running its handler, so no lock is needed.
 type coalescingConn struct {
 	net.Conn
-	corked bool
-	held   []byte      // the first write while corked; reused
-	bufs   net.Buffers // the writev argument; a field so it does not escape per call
-	vec    [2][]byte
-	writes atomic.Int64 // write and writev calls made, for tests
+	pending []byte // read before the connection: what the wire path read and hands over
+	corked  bool
+	held    []byte      // the first write while corked; reused
+	bufs    net.Buffers // the writev argument; a field so it does not escape per call
+	vec     [2][]byte
+	writes  atomic.Int64 // write and writev calls made, for tests
 }
 
 func connOf(r *http.Request) *coalescingConn {
 	cc, _ := r.Context().Value(connKey{}).(*coalescingConn)
 	return cc
+}
+
+// Read gives the bytes read before the hand-over first.
+func (c *coalescingConn) Read(p []byte) (int, error) {
+	if len(c.pending) == 0 {
+		return c.Conn.Read(p)
+	}
+	n := copy(p, c.pending)
+	c.pending = c.pending[n:]
+	return n, nil
 }
 
 func (c *coalescingConn) Write(p []byte) (int, error) {

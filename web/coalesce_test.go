@@ -46,19 +46,26 @@ func wireServer(t testing.TB, s http.Handler, coalesce bool) (addr string, conns
 	}
 }
 
-// exchange sends each raw request in turn on one keep-alive connection and
-// returns each raw answer, head and body.
-func exchange(t testing.TB, addr string, reqs []string) []string {
+// dialTest connects to addr, with a deadline so that a short answer fails
+// the test rather than hang it.
+func dialTest(t testing.TB, addr string) net.Conn {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	// A short answer fails the test rather than hang it.
 	if err := c.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// exchange sends each raw request in turn on one keep-alive connection and
+// returns each raw answer, head and body.
+func exchange(t testing.TB, addr string, reqs []string) []string {
+	t.Helper()
+	c := dialTest(t, addr)
+	defer c.Close()
 	br := bufio.NewReader(c)
 	var out []string
 	for _, raw := range reqs {
@@ -165,6 +172,19 @@ func httpRequest(t testing.TB, target string) *http.Request {
 	return r
 }
 
+// fastServer serves s on loopback through FastListener.
+func fastServer(t testing.TB, s *Server) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: s, ConnContext: ConnContext}
+	go hs.Serve(s.FastListener(ln, hs))
+	t.Cleanup(func() { hs.Close() })
+	return ln.Addr().String()
+}
+
 // BenchmarkWireCached fetches a cached page over one keep-alive loopback
 // connection through net/http, as a client does: what it allocates per
 // request is net/http's and the fast path's (the client reads raw bytes).
@@ -177,10 +197,17 @@ func BenchmarkWireCached(b *testing.B) {
 		{"page/plain-listener", "/errors/", "", false},
 		{"api", "/api/v1/errors/", "", true},
 		{"page/gzip", "/errors/", "Accept-Encoding: gzip\r\n", true},
+		{"page/wire", "/errors/", "", true},
+		{"api/wire", "/api/v1/errors/", "", true},
 	} {
 		b.Run(kind.name, func(b *testing.B) {
 			s := benchServer(b, 1000)
-			addr, _ := wireServer(b, s, kind.coalesce)
+			var addr string
+			if strings.HasSuffix(kind.name, "/wire") {
+				addr = fastServer(b, s)
+			} else {
+				addr, _ = wireServer(b, s, kind.coalesce)
+			}
 			raw := []byte("GET " + kind.prefix + s.ds.Records[0].Path() + " HTTP/1.1\r\nHost: localhost\r\n" + kind.header + "\r\n")
 			c, err := net.Dial("tcp", addr)
 			if err != nil {

@@ -187,10 +187,7 @@ func newIDPrefix() string {
 func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		id := req.Header.Get(echo.HeaderXRequestID)
-		if !validID(id) {
-			id = newRequestID()
-		}
+		id := requestIDFrom(req.Header.Get(echo.HeaderXRequestID))
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
 		c.SetRequest(req.WithContext(context.WithValue(req.Context(), requestIDKey{}, id)))
 		return next(c)

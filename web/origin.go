@@ -49,16 +49,24 @@ func (o *origins) of(r *http.Request) string {
 	if o.base != "" {
 		return o.base
 	}
-	roots := o.roots[o.host(r)]
-	if o.scheme(r) == "https" {
+	return o.at(r.Host, o.scheme(r) == "https")
+}
+
+// at is the root of the site for a request with Host h, over https or not.
+func (o *origins) at(h string, https bool) string {
+	if o.base != "" {
+		return o.base
+	}
+	roots := o.roots[o.host(h)]
+	if https {
 		return roots[1]
 	}
 	return roots[0]
 }
 
-// host is r's Host when it is one of the configured hosts, else the first.
-func (o *origins) host(r *http.Request) string {
-	h := r.Host
+// host is h, a request's Host, when it is one of the configured hosts,
+// else the first.
+func (o *origins) host(h string) string {
 	if o.hosts[h] {
 		return h
 	}
@@ -79,7 +87,7 @@ func (o *origins) scheme(r *http.Request) string {
 	if !o.fromProxy(r) {
 		return "http"
 	}
-	for _, name := range []string{"X-Forwarded-Proto", "X-Forwarded-Protocol", "X-Url-Scheme"} {
+	for _, name := range schemeHeaders {
 		// A chain of proxies appends; the last value is the nearest one's.
 		v := r.Header.Get(name)
 		if i := strings.LastIndexByte(v, ','); i >= 0 {
@@ -92,11 +100,17 @@ func (o *origins) scheme(r *http.Request) string {
 			return "http"
 		}
 	}
-	if strings.EqualFold(r.Header.Get("X-Forwarded-Ssl"), "on") {
+	if strings.EqualFold(r.Header.Get(sslHeader), "on") {
 		return "https"
 	}
 	return "http"
 }
+
+// The headers a trusted proxy names the scheme in: schemeHeaders, in
+// order, then sslHeader.
+var schemeHeaders = []string{"X-Forwarded-Proto", "X-Forwarded-Protocol", "X-Url-Scheme"}
+
+const sslHeader = "X-Forwarded-Ssl"
 
 // fromProxy reports whether r's connection comes from a trusted proxy.
 func (o *origins) fromProxy(r *http.Request) bool {

@@ -51,7 +51,8 @@ func newHTTPServer(h http.Handler, lim serverLimits, log *slog.Logger) *http.Ser
 		IdleTimeout:       lim.Idle,
 		MaxHeaderBytes:    lim.MaxHeader,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		// With web.CoalescingListener: cached answers leave in one write.
+		// The connections web.FastListener hands over are coalescing ones:
+		// cached answers leave in one write.
 		ConnContext: web.ConnContext,
 	}
 }
@@ -98,15 +99,21 @@ func (p *proxyList) Set(v string) error {
 // shutdown stops the server gracefully: /readyz turns 503 and keep-alive
 // ends at once, new connections are still accepted for delay so load
 // balancers notice, then the listener closes and requests in flight get
-// grace to finish. It reports whether they all did.
-func shutdown(hs *http.Server, srv *web.Server, delay, grace time.Duration, log *slog.Logger) bool {
+// grace to finish, on fl's connections as on hs's. It reports whether they
+// all did.
+func shutdown(hs *http.Server, fl *web.FastListener, srv *web.Server, delay, grace time.Duration, log *slog.Logger) bool {
 	srv.Drain()
 	hs.SetKeepAlivesEnabled(false)
+	fl.CloseIdle()
 	log.Info("shutting down", "delay", delay, "grace", grace)
 	time.Sleep(delay)
 	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	if err := hs.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err := hs.Shutdown(ctx) // closes fl too
+	if err == nil || errors.Is(err, http.ErrServerClosed) {
+		err = fl.Wait(ctx)
+	}
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Error("requests still running after the grace period; closing them", "err", err)
 		_ = hs.Close()
 		return false

@@ -99,14 +99,17 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	}()
 
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(web.CoalescingListener(ln)) }()
+	// Cache hits are answered on the wire; every other connection is
+	// served by hs (web/wire.go).
+	fl := srv.FastListener(ln, hs)
+	go func() { errc <- hs.Serve(fl) }()
 	select {
 	case err := <-errc:
 		fmt.Fprintf(stderr, "errkb: %v\n", err)
 		return 1
 	case <-ctx.Done():
 	}
-	if !shutdown(hs, srv, *delay, *grace, log) {
+	if !shutdown(hs, fl, srv, *delay, *grace, log) {
 		return 1
 	}
 	return 0

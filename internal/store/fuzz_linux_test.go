@@ -16,7 +16,8 @@ import (
 
 // FuzzReadSnapshot feeds damaged snapshot files to the reader: it must
 // refuse them or return records whose every field and raw JSON can be
-// read, never panic or read outside the files.
+// read, in an order that lists each once, never panic or read outside
+// the files.
 func FuzzReadSnapshot(f *testing.F) {
 	data, dir := f.TempDir(), f.TempDir()
 	if err := kbgen.Write(data, 4, 1); err != nil {
@@ -60,6 +61,14 @@ func FuzzReadSnapshot(f *testing.F) {
 			if err := errkb.CheckRawHoles(r.Raw, r.RawHoles(), errkb.TextFields(r)); err != nil {
 				t.Fatalf("record with holes that do not fit: %v", err)
 			}
+		}
+		// The order a build would read them in lists each record once.
+		seen := make([]bool, len(recs))
+		for _, i := range mappedOrder(recs) {
+			if seen[i] {
+				t.Fatalf("read order lists record %d twice", i)
+			}
+			seen[i] = true
 		}
 	})
 }

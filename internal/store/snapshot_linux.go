@@ -3,6 +3,7 @@
 package store
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -10,8 +11,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/internal/safefile"
@@ -128,8 +131,26 @@ func loadSnapshotFile(idxName string, files []datasetFile) (*errkb.Dataset, erro
 	}
 	ok = true
 	ds := errkb.NewDataset(records)
-	ds.SetStorage(errkb.Storage{Release: (&spillFile{maps: [][]byte{mem, idx}}).release, FromSnapshot: true, Hash: hdr.Hash})
+	ds.SetStorage(errkb.Storage{Release: (&spillFile{maps: [][]byte{mem, idx}}).release, FromSnapshot: true, Hash: hdr.Hash,
+		Order: func() []int { return mappedOrder(ds.Records) }})
 	return ds, nil
+}
+
+// mappedOrder lists the indices of records, read from one mapping, in
+// the order of their bytes in it: that of the spill file the snapshot
+// was made of (see errkb.Storage.Order). Each record's kept raw JSON
+// starts its blob.
+func mappedOrder(records []*errkb.Record) []int {
+	at := make([]uintptr, len(records))
+	for i, r := range records {
+		at[i] = uintptr(unsafe.Pointer(unsafe.SliceData(r.Raw)))
+	}
+	order := make([]int, len(records))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(at[a], at[b]) })
+	return order
 }
 
 // decodeRecords makes count records of the entries, pointing into mem.

@@ -64,13 +64,19 @@ func Load(dir string, sources ...errkb.Source) (*errkb.Dataset, error) {
 	ds, err := errkb.LoadWithOptions(errkb.Options{Parsed: parsed}, sources...)
 	st := errkb.Storage{Err: spillErr, Digests: digests}
 	if sf != nil {
+		st.Release = sf.release
+		order := sf.order(ds.Records)
+		st.Order = func() []int { return order }
+		// The snapshot records the dataset's hash: made of the digests
+		// taken while spilling, it reads no spilled page back (from the
+		// records, it read and mapped the whole file).
+		ds.SetStorage(st)
 		if err == nil && spillErr == nil && key != "" {
 			if serr := saveSnapshot(dir, key, ds, sf, madeOf); serr != nil {
 				st.Err = fmt.Errorf("save snapshot: %w", serr)
 			}
 		}
 		sf.done()
-		st.Release = sf.release
 	}
 	ds.SetStorage(st)
 	ds.ReleasePages()

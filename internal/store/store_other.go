@@ -19,6 +19,8 @@ func (*spillFile) spill([]*errkb.Record) error { return nil }
 
 func (*spillFile) release() {}
 
+func (*spillFile) order([]*errkb.Record) []int { return nil }
+
 func (*spillFile) done() {}
 
 type datasetFile struct{}

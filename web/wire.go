@@ -1,0 +1,167 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Answering cache hits on the wire.
+//
+// Once serveFast answered cache hits before the router, what a cached page
+// cost was net/http's own work: about 10 KB of garbage per request (the
+// request, its header map and context, the cloned response header), the
+// header sort, a goroutine reading ahead to notice a closed connection,
+// and five deadline changes (BENCHMARKS.md). A FastListener reads the
+// requests of each connection itself; a GET or HEAD whose answer
+// serveFast would give from a prepared answer (a cached page or API
+// record, a static file) it writes directly: the same status line,
+// headers, body, request log line and metrics, with the header block
+// prepared once (answer.wireOK). The first request it does not answer,
+// and everything after it on that connection (including the bytes
+// already read), goes to net/http, which gets the connection through
+// Accept as if it were new. So anything this file does not fully
+// understand is net/http's, as before.
+//
+// On connections from a trusted proxy (Config.TrustedProxies) the
+// forwarded headers are read for each request, by the code that reads them
+// for net/http's requests (origins.of, the IP extractor).
+
+// wireBufBytes is the buffer each connection reads requests into; a head
+// that does not fit goes to net/http. net/http reads in 4 KiB too.
+const wireBufBytes = 4 << 10
+
+// FastListener is a net.Listener for an http.Server whose Handler is s:
+// it answers cache hits itself and hands every other connection to the
+// http.Server through Accept. The server's timeouts apply to both (read
+// header, idle, write); Close (which Shutdown calls) closes the idle
+// connections it serves and the others after their answer, and Wait waits
+// until they are closed or handed over.
+type FastListener struct {
+	inner                   net.Listener
+	s                       *Server
+	readHeader, idle, write time.Duration
+
+	handoff   chan net.Conn
+	errs      chan error
+	done      chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+
+	mu      sync.Mutex
+	conns   map[*wireConn]struct{}
+	closing atomic.Bool
+	active  sync.WaitGroup
+
+	answered atomic.Int64 // requests answered on the wire, for tests
+}
+
+// FastListener wraps ln for hs, an http.Server serving s, and starts
+// accepting. Serve hs with the returned listener, with ConnContext as its
+// ConnContext (the connections it hands over are coalescing ones).
+func (s *Server) FastListener(ln net.Listener, hs *http.Server) *FastListener {
+	l := &FastListener{inner: ln, s: s, readHeader: hs.ReadHeaderTimeout, idle: hs.IdleTimeout, write: hs.WriteTimeout,
+		handoff: make(chan net.Conn), errs: make(chan error), done: make(chan struct{}), conns: map[*wireConn]struct{}{}}
+	// net/http's own fallbacks (http.Server.readHeaderTimeout, idleTimeout).
+	if l.readHeader == 0 {
+		l.readHeader = hs.ReadTimeout
+	}
+	if l.idle == 0 {
+		l.idle = hs.ReadTimeout
+	}
+	go l.acceptLoop()
+	return l
+}
+
+// Accept returns the next connection for net/http.
+func (l *FastListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.handoff:
+		return c, nil
+	case err := <-l.errs:
+		return nil, err
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+// Addr is the address listened on.
+func (l *FastListener) Addr() net.Addr { return l.inner.Addr() }
+
+// Close stops accepting, closes the connections the wire path serves that
+// wait for a request, and makes the others close after their current
+// answer: what http.Server.Shutdown does to its own.
+func (l *FastListener) Close() error {
+	l.closeOnce.Do(func() {
+		close(l.done)
+		l.closeErr = l.inner.Close()
+		l.mu.Lock()
+		l.closing.Store(true)
+		l.mu.Unlock()
+		l.closeWaiting(wireNew)
+	})
+	return l.closeErr
+}
+
+// CloseIdle closes the connections waiting for a request after an
+// answer, as http.Server.SetKeepAlivesEnabled(false) closes net/http's;
+// with the Server draining, the others close after their current answer.
+func (l *FastListener) CloseIdle() { l.closeWaiting(wireIdle) }
+
+// closeWaiting closes the connections in state from or above: idle ones,
+// and from wireNew, those with no request begun yet.
+func (l *FastListener) closeWaiting(from int32) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for c := range l.conns {
+		if c.state.Load() >= from {
+			_ = c.conn.Close()
+		}
+	}
+}
+
+// Wait waits, after Close, until every connection the wire path served is
+// closed or handed to net/http, or ctx ends.
+func (l *FastListener) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { l.active.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (l *FastListener) acceptLoop() {
+	for {
+		c, err := l.inner.Accept()
+		if err != nil {
+			// net/http decides: it retries a temporary error.
+			select {
+			case l.errs <- err:
+			case <-l.done:
+				return
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			continue
+		}
+		wc := &wireConn{l: l, conn: c}
+		l.mu.Lock()
+		if l.closing.Load() {
+			l.mu.Unlock()
+			_ = c.Close()
+			continue
+		}
+		l.conns[wc] = struct{}{}
+		l.active.Add(1)
+		l.mu.Unlock()
+		go wc.serve()
+	}
+}

@@ -1,0 +1,249 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// One connection of the wire path (see wire.go): reading its requests,
+// writing the answers, handing it to net/http.
+
+// What a connection is doing, for Close and CloseIdle.
+const (
+	wireBusy int32 = iota // reading a request or answering it
+	wireNew               // waiting for its first request
+	wireIdle              // waiting for another request
+)
+
+// wireConn is one connection the wire path serves.
+type wireConn struct {
+	l       *FastListener
+	conn    net.Conn
+	remote  string       // the peer's address
+	client  string       // the request log's client address, unless trusted
+	trusted bool         // the peer is a trusted proxy
+	state   atomic.Int32 // wireBusy, wireNew or wireIdle
+	req     wireRequest
+	head    []byte      // the answer's head; reused
+	bufs    net.Buffers // the writev argument; a field so it does not escape per call
+	vec     [2][]byte
+}
+
+func (c *wireConn) serve() {
+	l := c.l
+	c.remote = c.conn.RemoteAddr().String()
+	probe := &http.Request{RemoteAddr: c.remote, Header: http.Header{}}
+	c.trusted = l.s.origins.fromProxy(probe)
+	c.client = l.s.echo.IPExtractor(probe)
+	setDeadline(c.conn.SetReadDeadline, l.readHeader, false) // from accept, as net/http
+	buf := make([]byte, wireBufBytes)
+	start, end, first := 0, 0, true
+	for {
+		r := headIncomplete
+		if end > start {
+			r = parseHead(buf[start:end], &c.req)
+		}
+		headerDeadline := first
+		for r == headIncomplete {
+			if start > 0 {
+				end, start = copy(buf, buf[start:end]), 0
+			}
+			if end == len(buf) {
+				r = headOther
+				break
+			}
+			if end == 0 {
+				// No request begun: Close may close the connection, and
+				// between requests so may CloseIdle.
+				state := wireNew
+				if !first {
+					state = wireIdle
+				}
+				c.state.Store(state)
+				if l.closing.Load() || state == wireIdle && l.s.draining.Load() {
+					c.close()
+					return
+				}
+				if state == wireIdle {
+					setDeadline(c.conn.SetReadDeadline, l.idle, true) // as net/http
+				}
+			} else if !headerDeadline {
+				// A request has begun: the read-header timeout.
+				setDeadline(c.conn.SetReadDeadline, l.readHeader, true)
+				headerDeadline = true
+			}
+			n, err := c.conn.Read(buf[end:])
+			c.state.Store(wireBusy)
+			end += n
+			if err != nil {
+				if end > 0 && errors.Is(err, io.EOF) {
+					c.handOff(buf[:end]) // net/http answers a cut-off request its way
+					return
+				}
+				c.close()
+				return
+			}
+			r = parseHead(buf[start:end], &c.req)
+		}
+		first = false
+		if r == headOther || l.s.draining.Load() {
+			// While draining, net/http answers with Connection: close.
+			c.handOff(buf[start:end])
+			return
+		}
+		keep, answered := c.answer(&c.req)
+		if !answered {
+			c.handOff(buf[start:end])
+			return
+		}
+		start += c.req.size
+		if !keep || l.closing.Load() || l.s.draining.Load() {
+			c.close()
+			return
+		}
+	}
+}
+
+// setDeadline sets a read or write deadline d from now; with d zero, none
+// when clear is set (net/http's idle and header waits), else nothing.
+func setDeadline(set func(time.Time) error, d time.Duration, clear bool) {
+	switch {
+	case d > 0:
+		_ = set(time.Now().Add(d))
+	case clear:
+		_ = set(time.Time{})
+	}
+}
+
+// answer writes the answer serveFast would give req, if it has one; it
+// reports whether it answered, and whether the connection stays open.
+func (c *wireConn) answer(req *wireRequest) (keep, answered bool) {
+	s := c.l.s
+	start := time.Now()
+	path := string(req.target)
+	origin, client := s.origins.at(string(req.host), false), c.client
+	if c.trusted {
+		fwd := c.forwarded(req)
+		origin, client = s.origins.of(fwd), s.echo.IPExtractor(fwd)
+	}
+	a, route := s.fastAnswer(path, path, origin, string(req.accept), string(req.acceptEncoding))
+	if a == nil {
+		return false, false
+	}
+	s.metrics.inFlight.Inc()
+	id := requestIDFrom(string(req.requestID))
+	status, _ := a.condition("", string(req.ifNoneMatch))
+	h := a.wireOK
+	if status != http.StatusOK {
+		h = a.wireNotModified
+	}
+	// What net/http writes: the status line, the handler's headers sorted,
+	// then Date and Connection.
+	b := c.head[:0]
+	if req.http10 {
+		b = append(b, "HTTP/1.0 "...)
+	} else {
+		b = append(b, "HTTP/1.1 "...)
+	}
+	b = strconv.AppendInt(b, int64(status), 10)
+	b = append(b, ' ')
+	b = append(b, http.StatusText(status)...)
+	b = append(b, "\r\n"...)
+	b = append(b, h.before...)
+	b = append(b, "X-Request-Id: "...)
+	b = append(b, id...)
+	b = append(b, "\r\n"...)
+	b = append(b, h.after...)
+	b = append(b, "Date: "...)
+	b = time.Now().UTC().AppendFormat(b, http.TimeFormat)
+	b = append(b, "\r\n"...)
+	keep = true
+	switch {
+	case req.http10 && req.keepAlive:
+		b = append(b, "Connection: keep-alive\r\n"...)
+	case req.http10:
+		keep = false
+	case req.close:
+		b = append(b, "Connection: close\r\n"...)
+		keep = false
+	}
+	b = append(b, "\r\n"...)
+	c.head = b
+	var body []byte
+	if status == http.StatusOK && !req.head {
+		body = a.body
+	}
+	err := c.write(b, body)
+	method := http.MethodGet
+	if req.head {
+		method = http.MethodHead
+	}
+	s.served(context.Background(), route, id, method, path, status, start, client)
+	c.l.answered.Add(1)
+	return keep && err == nil, true
+}
+
+// forwardedHeaders are the request headers a trusted proxy's requests are
+// read for: the client's address (echo's extractor) and scheme (origins).
+var forwardedHeaders = append([]string{echo.HeaderXForwardedFor, sslHeader}, schemeHeaders...)
+
+// forwarded is req as far as the code reading forwarded headers for
+// net/http's requests sees it: peer, Host and those headers.
+func (c *wireConn) forwarded(req *wireRequest) *http.Request {
+	r := &http.Request{RemoteAddr: c.remote, Host: string(req.host), Header: http.Header{}}
+	for _, f := range req.fields[:req.nField] {
+		for _, name := range forwardedHeaders {
+			if bytes.EqualFold(f[0], []byte(name)) {
+				r.Header[name] = append(r.Header[name], string(f[1]))
+			}
+		}
+	}
+	return r
+}
+
+// write sends head and body in one system call, within the write timeout.
+func (c *wireConn) write(head, body []byte) error {
+	setDeadline(c.conn.SetWriteDeadline, c.l.write, false)
+	if len(body) == 0 {
+		_, err := c.conn.Write(head)
+		return err
+	}
+	c.vec = [2][]byte{head, body}
+	c.bufs = c.vec[:]
+	_, err := c.bufs.WriteTo(c.conn) // writev(2) on a TCP connection
+	c.vec, c.bufs = [2][]byte{}, nil
+	return err
+}
+
+// handOff gives the connection, with the bytes already read from it, to
+// net/http.
+func (c *wireConn) handOff(pending []byte) {
+	c.untrack()
+	_ = c.conn.SetDeadline(time.Time{}) // net/http sets its own
+	select {
+	case c.l.handoff <- &coalescingConn{Conn: c.conn, pending: pending}:
+	case <-c.l.done:
+		_ = c.conn.Close()
+	}
+}
+
+func (c *wireConn) close() {
+	_ = c.conn.Close()
+	c.untrack()
+}
+
+func (c *wireConn) untrack() {
+	c.l.mu.Lock()
+	delete(c.l.conns, c)
+	c.l.mu.Unlock()
+	c.l.active.Done()
+}
