@@ -537,9 +537,11 @@ func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected
 // map gives.
 func (ps *patternSet) eligible(tokens map[string]bool) []int32 {
 	var out []int32
+	rw := ps.required()
+	have := rw.numbers(tokens)
 	for t := range tokens {
 		for _, mi := range ps.byWord.get(t) {
-			if ps.requiredIn(mi, tokens) {
+			if ps.requiredIn(mi, rw, have) {
 				out = append(out, mi)
 			}
 		}
