@@ -177,7 +177,7 @@ func openPersisted(ds *errkb.Dataset, folder, key string) (*Index, error) {
 		return nil, fmt.Errorf("index holds %d documents, want %d (%v)", n, records, err)
 	}
 	ix := &Index{ds: ds, bi: bi, t: t, unmap: unmap}
-	ix.releasePagesEvery(releaseInterval)
+	ix.releasePagesAsNeeded()
 	return ix, nil
 }
 

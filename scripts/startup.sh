@@ -74,9 +74,21 @@ stop() {
 	wait "$pid" 2>/dev/null || true
 }
 
-# traffic LABEL: 400 requests of every kind, then the RSS while serving.
+# traffic LABEL: 400 requests of every kind, then the RSS while serving:
+# 1 s after the traffic, and the largest sampled every 0.1 s during it
+# (queries map file pages, which the server releases as they add up).
 traffic() {
-	local base="http://127.0.0.1:$PORT" r a f
+	local base="http://127.0.0.1:$PORT" r a f sampler
+	(
+		mr=0 ma=0 mf=0
+		trap 'echo "$mr $ma $mf" >"$WORK/traffic-max"; exit 0' TERM
+		while :; do
+			read -r r a f < <(mem "$pid")
+			((r > mr)) && mr=$r && ma=$a && mf=$f
+			sleep 0.1
+		done
+	) &
+	sampler=$!
 	mapfile -t recs < <(curl -sf "$base/api/v1/search?q=timeout&limit=50" | grep -o '"url":"[^"]*"' | cut -d'"' -f4)
 	for i in $(seq 0 49); do
 		p=${recs[$((i % ${#recs[@]}))]}
@@ -86,9 +98,13 @@ traffic() {
 			curl -sf -o /dev/null -G "$base/search" --data-urlencode "q=$q" || true
 		done
 	done
+	kill -TERM "$sampler"
+	wait "$sampler" || true
 	sleep 1
 	read -r r a f < <(mem "$pid")
-	printf '%-14s serving after 400 requests: RSS %5d MiB (anon %5d, file %5d)\n' "$1" $((r / 1024)) $((a / 1024)) $((f / 1024)) | tee -a "$WORK/figures.txt"
+	read -r mr ma mf <"$WORK/traffic-max"
+	printf '%-14s serving after 400 requests: RSS %5d MiB (anon %5d, file %5d); during them at most %5d MiB (anon %5d, file %5d)\n' \
+		"$1" $((r / 1024)) $((a / 1024)) $((f / 1024)) $((mr / 1024)) $((ma / 1024)) $((mf / 1024)) | tee -a "$WORK/figures.txt"
 }
 
 : >"$WORK/figures.txt"
@@ -117,11 +133,11 @@ echo "JSON: $(du -sh "$WORK/data" | cut -f1)"
 echo "== ratios new/base"
 awk '
 /ready/ { split($1, l, "-"); ready[l[1], l[2]] = $3; peak[l[1], l[2]] = $7; rss[l[1], l[2]] = $15 }
-/serving/ { split($1, l, "-"); serving[l[1]] = $7 }
+/serving/ { split($1, l, "-"); serving[l[1]] = $7; during[l[1]] = $17 }
 END {
 	for (k in ready) { split(k, p, SUBSEP); if (p[1] == "new") {
 		printf "%-8s ready %.2fx  peak RSS %.2fx\n", p[2], ready["new", p[2]] / ready["base", p[2]], peak["new", p[2]] / peak["base", p[2]] } }
-	if (serving["base"]) printf "serving  RSS %.2fx\n", serving["new"] / serving["base"]
+	if (serving["base"]) printf "serving  RSS %.2fx, during traffic %.2fx\n", serving["new"] / serving["base"], during["new"] / during["base"]
 }' "$WORK/figures.txt"
 grep -h -E '"index built"|"lookup tables built"|"dataset loaded"|"index reused"|msg=ready' "$WORK"/*-first.log "$WORK"/*-restart.log | sed 's/^time=[^ ]* //' >"$WORK/phases.txt"
 echo "phases of each start: $WORK/phases.txt"
