@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -122,6 +123,11 @@ func openKeyed(ctx context.Context, ds *errkb.Dataset, dir, key string, start ti
 	if err := buildPersisted(ctx, ds, dir, final, key, log); err != nil {
 		return nil, err
 	}
+	// The build leaves hundreds of MB of garbage, which the collector,
+	// its goal set during the build, may keep until traffic makes it
+	// collect: at 100,000 records a first start was ready with 687-798 MiB
+	// resident without this, 278 MiB with it. Return it before serving.
+	debug.FreeOSMemory()
 	if ix, err = openPersisted(ds, final, key); err != nil {
 		return nil, fmt.Errorf("reopen the index just built: %w", err)
 	}
