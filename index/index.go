@@ -27,6 +27,12 @@ type Index struct {
 
 	browsed browseLists // pages of records under one filter; see browse
 
+	familiesOnce sync.Once
+	fam          *families // see families
+
+	termsOnce sync.Once
+	terms     *termCache // see termCache
+
 	unmap func() error  // releases the mapped tables file, if any
 	stop  chan struct{} // ends releasePagesAsNeeded
 	done  sync.WaitGroup
@@ -128,6 +134,9 @@ func (ix *Index) Close() error {
 		close(ix.stop)
 		ix.done.Wait()
 		ix.stop = nil
+	}
+	if ix.terms != nil {
+		ix.terms.close()
 	}
 	err := ix.bi.Close()
 	if ix.unmap != nil {

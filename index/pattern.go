@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"iter"
 	"regexp"
 	"regexp/syntax"
@@ -478,13 +479,11 @@ func endsWithWord(s string) bool {
 
 // match returns the best pattern evidence per record (by Records index)
 // for the segments of a query. Only matchers whose key word occurs among
-// tokens, and whose every required word does, run their regexp.
+// tokens, and whose every required word does, run their regexp, at most
+// maxPatternRuns of them (see eligible).
 func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected bool, into map[int32]patternHit) {
 	runs := 0
 	try := func(mi int32) {
-		if !ps.requiredIn(mi, tokens) {
-			return
-		}
 		runs++
 		// A template ending in a hole ("snapshot failed: {err}") takes in
 		// whatever text follows, though its lazy regexp stops after one
@@ -517,20 +516,43 @@ func (ps *patternSet) match(segments []string, tokens map[string]bool, corrected
 			}
 		}
 	}
-	tried := map[int32]bool{}
-	for t := range tokens {
-		for _, mi := range ps.byWord.get(t) {
-			if !tried[mi] && runs < maxPatternRuns {
-				tried[mi] = true
-				try(mi)
-			}
+	for _, mi := range ps.eligible(tokens) {
+		if runs == maxPatternRuns {
+			return
 		}
+		try(mi)
 	}
 	for _, mi := range ps.always {
 		if runs < maxPatternRuns {
 			try(mi)
 		}
 	}
+}
+
+// eligible lists the patterns keyed by one of tokens whose every required
+// word tokens hold, heaviest first (most literal text, the evidence better
+// prefers), then in table order. When more than maxPatternRuns are
+// eligible (a message many records share, at scale), the ones run are
+// then the same from one query to the next, whatever order the tokens'
+// map gives.
+func (ps *patternSet) eligible(tokens map[string]bool) []int32 {
+	var out []int32
+	rw := ps.required()
+	have := rw.numbers(tokens)
+	for t := range tokens {
+		for _, mi := range ps.byWord.get(t) {
+			if ps.requiredIn(mi, rw, have) {
+				out = append(out, mi)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b int32) int {
+		if wa, wb := ps.weight[a], ps.weight[b]; wa != wb {
+			return cmp.Compare(wb, wa)
+		}
+		return cmp.Compare(a, b)
+	})
+	return slices.Compact(out)
 }
 
 // bounded reports whether seg[start:end] is a clause of seg: at its ends,

@@ -43,30 +43,64 @@ func (ix *Index) before(a, b *evidence) bool {
 // one error family applies.
 func (ix *Index) evenSharedCodes(ranked []*evidence) {
 	type key struct {
-		class bool // a class name, else a code
-		name  string
-		core  float64
+		class  bool   // a class name, else a code
+		family uint32 // see families
+		core   float64
 	}
+	fam := ix.families()
 	keys := make([][2]key, len(ranked))
 	best := make(map[key]float64, 2*len(ranked))
 	for i, e := range ranked {
 		e.sortScore = e.score
-		r := ix.ds.Records[e.rec]
 		core := round3(e.score - 100*e.textLen - 10*e.bleve)
-		keys[i] = [2]key{{false, NormalizeCode(r.ErrorCode), core}, {true, strings.ToLower(r.ErrorClass), core}}
+		keys[i] = [2]key{{false, fam.code[e.rec], core}, {true, fam.class[e.rec], core}}
 		for _, k := range keys[i] {
-			if k.name != "" && !strings.HasSuffix(k.name, ":") {
+			if k.family != 0 {
 				best[k] = max(best[k], e.score)
 			}
 		}
 	}
 	for i, e := range ranked {
 		for _, k := range keys[i] {
-			if k.name != "" && !strings.HasSuffix(k.name, ":") {
+			if k.family != 0 {
 				e.sortScore = max(e.sortScore, best[k])
 			}
 		}
 	}
+}
+
+// families numbers the error families of the records: records whose
+// codes NormalizeCode spells alike share a code number, records whose
+// classes are equal but for case a class number; 0 is none (no code, or a
+// prefix ending in ":"). evenSharedCodes keys the ranked records by these
+// numbers instead of building two strings for each of them per query.
+// Made on the first ranking (a few hundredths of a second and 0.8 MB at
+// 100,000 records).
+type families struct{ code, class []uint32 }
+
+func (ix *Index) families() *families {
+	ix.familiesOnce.Do(func() {
+		n := len(ix.ds.Records)
+		f := &families{code: make([]uint32, n), class: make([]uint32, n)}
+		codes, classes := map[string]uint32{}, map[string]uint32{}
+		number := func(m map[string]uint32, name string) uint32 {
+			if name == "" || strings.HasSuffix(name, ":") {
+				return 0
+			}
+			id, ok := m[name]
+			if !ok {
+				id = uint32(len(m) + 1)
+				m[name] = id
+			}
+			return id
+		}
+		for i, r := range ix.ds.Records {
+			f.code[i] = number(codes, NormalizeCode(r.ErrorCode))
+			f.class[i] = number(classes, strings.ToLower(r.ErrorClass))
+		}
+		ix.fam = f
+	})
+	return ix.fam
 }
 
 func severityRank(s string) int {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/internal/safefile"
@@ -126,10 +128,10 @@ func copyFile(src fs.FS, p, target string) error {
 }
 
 // Compact merges the bleve segments of ds's index persisted in dir into
-// one and records the new files in its manifest. A build leaves as many
-// segments as its merges had reached, which varies from run to run; one
-// segment is the smallest to ship (see cmd/prebuild) and the fewest to
-// search.
+// one and records the new files in its manifest. Open's builds end so
+// (see buildPersisted); an index persisted before them holds as many
+// segments as its merges had reached. One segment is the smallest to ship
+// (see cmd/prebuild) and the fewest to search.
 func Compact(ctx context.Context, ds *errkb.Dataset, dir string) error {
 	folder := filepath.Join(dir, Key(ds)[:32])
 	data, err := os.ReadFile(filepath.Join(folder, manifestName))
@@ -141,19 +143,8 @@ func Compact(ctx context.Context, ds *errkb.Dataset, dir string) error {
 		return fmt.Errorf("manifest: %w", err)
 	}
 	bdir := filepath.Join(folder, bleveDirName)
-	if err := mergeSegments(ctx, bdir, true); err != nil {
+	if err := compactBleve(ctx, bdir); err != nil {
 		return err
-	}
-	// Scorch deletes merged-away segments in the background, when nothing
-	// uses them any more; reopening gives it a fresh chance, with no
-	// merge holding them, until one segment is left.
-	for range 5 {
-		if zaps, _ := filepath.Glob(filepath.Join(bdir, "store", "*.zap")); len(zaps) <= 1 {
-			break
-		}
-		if err := mergeSegments(ctx, bdir, false); err != nil {
-			return err
-		}
 	}
 	if m.Files, err = listFiles(bdir); err != nil {
 		return err
@@ -168,6 +159,36 @@ func Compact(ctx context.Context, ds *errkb.Dataset, dir string) error {
 	}
 	return safefile.WriteBytes(filepath.Join(folder, manifestName), data)
 }
+
+// compactBleve merges the segments of the bleve index in bdir into one
+// and waits for scorch to delete the merged-away files, so that the
+// folder lists only what the index uses.
+func compactBleve(ctx context.Context, bdir string) error {
+	if err := mergeSegments(ctx, bdir, true); err != nil {
+		return err
+	}
+	// Scorch deletes merged-away segments in the background, when nothing
+	// uses them any more; reopening gives it a fresh chance, with no
+	// merge holding them, until one segment is left.
+	for range 5 {
+		if zaps, _ := filepath.Glob(filepath.Join(bdir, "store", "*.zap")); len(zaps) <= 1 {
+			break
+		}
+		if err := mergeSegments(ctx, bdir, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// oneSegment is scorch's single-segment merge plan with every segment in
+// one merge task: with its default of 10 per task, a forced merge of the
+// 29 segments a 100,000-record build leaves stopped at two.
+var oneSegment = func() *mergeplan.MergePlanOptions {
+	o := mergeplan.SingleSegmentMergePlanOptions
+	o.SegmentsPerMergeTask = math.MaxInt32
+	return &o
+}()
 
 // mergeSegments opens the bleve index in bdir, merges its segments into
 // one when merge is set, waits up to a second for scorch to delete the
@@ -189,7 +210,7 @@ func mergeSegments(ctx context.Context, bdir string, merge bool) error {
 			bi.Close()
 			return fmt.Errorf("index is a %T, not scorch", adv)
 		}
-		if err := s.ForceMerge(ctx, nil); err != nil {
+		if err := s.ForceMerge(ctx, oneSegment); err != nil {
 			bi.Close()
 			return fmt.Errorf("merge segments: %w", err)
 		}

@@ -127,8 +127,10 @@ func FuzzReadTables(f *testing.F) {
 			tb.templates(normalizeText(r.MessagePattern))
 			tb.words.known("stream")
 		}
+		rw := tb.patterns.required()
+		have := rw.numbers(map[string]bool{"stream": true})
 		for mi := range tb.patterns.rec {
-			tb.patterns.requiredIn(int32(mi), map[string]bool{"stream": true})
+			tb.patterns.requiredIn(int32(mi), rw, have)
 		}
 	})
 }

@@ -214,17 +214,17 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 		}
 	}
 	cut := nth(base, need) - 10 - 1e-6
-	var ids []string
+	asked := map[string]int32{}
 	for i, cr := range best.recs {
 		if _, found := c.found[cr.rec]; !found {
 			hits = append(hits, textHit{rec: cr.rec})
 			if base[i] >= cut {
-				ids = append(ids, ix.ds.Records[cr.rec].ID)
+				asked[ix.ds.Records[cr.rec].ID] = cr.rec
 			}
 		}
 	}
 	c.hits = hits
-	if ix.scoreText(ctx, c, q, ids) != nil {
+	if ix.scoreText(ctx, c, q, asked) != nil {
 		return false
 	}
 	total, err := ix.countText(ctx, c, q)
@@ -264,25 +264,31 @@ func (ix *Index) countByBleve(ctx context.Context, c *candidates, q Query) (int,
 	return int(res.Total), nil
 }
 
-// scoreText asks bleve for its relevance of the records ids only, which
-// orders records the tables cannot tell apart (a stem in common, a word
-// in the documentation). The ids clause weighs nothing, so each score is
-// the text query's alone, up to the scale that weigh divides out.
-func (ix *Index) scoreText(ctx context.Context, c *candidates, q Query, ids []string) error {
+// scoreText asks bleve for its relevance of the records asked only
+// (their record number by id), which orders records the tables cannot
+// tell apart (a stem in common, a word in the documentation). The ids
+// clause weighs nothing, so each score is the text query's alone, up to
+// the scale that weigh divides out.
+func (ix *Index) scoreText(ctx context.Context, c *candidates, q Query, asked map[string]int32) error {
 	text := textQuery(c.searchWords())
-	if text == nil || len(ids) == 0 {
+	if text == nil || len(asked) == 0 {
 		return nil
+	}
+	ids := make([]string, 0, len(asked))
+	for id := range asked {
+		ids = append(ids, id)
 	}
 	only := bleve.NewDocIDQuery(ids)
 	only.SetBoost(0)
-	req := bleve.NewSearchRequestOptions(ix.filtered(q, bleve.NewConjunctionQuery(only, text)), len(ids), 0, false)
+	scored := cachedQuery{bleve.NewConjunctionQuery(only, text), ix.termCache()}
+	req := bleve.NewSearchRequestOptions(ix.filtered(q, scored), len(ids), 0, false)
 	res, err := ix.bi.SearchInContext(ctx, req)
 	if err != nil {
 		return err
 	}
 	score := make(map[int32]float64, len(res.Hits))
 	for _, h := range res.Hits {
-		if i, ok := ix.t.record(h.ID); ok {
+		if i, ok := asked[h.ID]; ok {
 			score[i] = h.Score
 		}
 	}
