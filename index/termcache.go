@@ -7,10 +7,12 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	bleveindex "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
 
 // termCache keeps the postings of the longest terms bleve's relevance
@@ -24,7 +26,8 @@ import (
 // only, in one table per field shared by every term. They hold what
 // bleve's reader returns, bit for bit, and bleve's own term searchers and
 // scorers read them (see cachingReader), so the scores are unchanged. The
-// index never changes once built, so the copies never go stale.
+// copies hold document numbers, which are those of one bleve segment
+// (see onlySegment): they never go stale.
 type termCache struct {
 	mu          sync.Mutex
 	terms       map[termKey]*cachedTerm
@@ -36,8 +39,42 @@ type termCache struct {
 	norms       map[string][]float32                   // by field, then document; 0: not seen yet
 	bytes       int
 	clock       uint64
-	maxSize     int    // maxTermCacheBytes
-	minPostings uint64 // minCachedPostings
+	maxSize     int             // maxTermCacheBytes
+	minPostings uint64          // minCachedPostings
+	seg         segment.Segment // the segment the copies number documents in
+}
+
+// onlySegment is the one segment of the index r reads, or nil when r is
+// not a scorch snapshot of exactly one segment. Document numbers are a
+// snapshot's: scorch renumbers documents when it merges segments, which
+// it may do after opening an index of several segments, or while an index
+// built in memory settles. One segment has nothing left to merge, so its
+// numbers hold while the index is open. Builds on disk end with one (see
+// buildPersisted); elsewhere the cache is not used.
+func onlySegment(r bleveindex.IndexReader) segment.Segment {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil
+	}
+	segs := snap.Segments()
+	if len(segs) != 1 {
+		return nil
+	}
+	return segs[0].Segment()
+}
+
+// serves reports whether the copies may be read for, and made from, a
+// reader of seg: the first segment asked for is the cache's for good.
+func (c *termCache) serves(seg segment.Segment) bool {
+	if seg == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seg == nil {
+		c.seg = seg
+	}
+	return c.seg == seg
 }
 
 // Cache sizing: a term is copied when its postings are at least
@@ -136,6 +173,9 @@ func (c *termCache) copyTerm(k termKey) (*cachedTerm, error) {
 		return nil, err
 	}
 	defer r.Close()
+	if !c.serves(onlySegment(r)) {
+		return nil, nil
+	}
 	docs, err := r.DocCount()
 	if err != nil {
 		return nil, err
@@ -265,6 +305,9 @@ type cachingReader struct {
 
 func (r cachingReader) TermFieldReader(ctx context.Context, term []byte, field string, freq, norm, vectors bool) (bleveindex.TermFieldReader, error) {
 	if !freq || !norm || vectors {
+		return r.IndexReader.TermFieldReader(ctx, term, field, freq, norm, vectors)
+	}
+	if !r.c.serves(onlySegment(r.IndexReader)) {
 		return r.IndexReader.TermFieldReader(ctx, term, field, freq, norm, vectors)
 	}
 	k := termKey{field, string(term)}

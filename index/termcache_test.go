@@ -2,12 +2,14 @@ package index
 
 import (
 	"context"
-	bleveindex "github.com/blevesearch/bleve_index_api"
 	"log/slog"
 	"math"
 	"reflect"
 	"sync"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
 // TestTermCacheScoresAsBleve runs the benchmarks' kinds of query with
@@ -18,7 +20,7 @@ import (
 func TestTermCacheScoresAsBleve(t *testing.T) {
 	ds := genDataset(t, 2000, 3)
 	ctx := context.Background()
-	ix, err := Build(ctx, ds, slog.New(slog.DiscardHandler))
+	ix, err := Open(ctx, ds, t.TempDir(), slog.New(slog.DiscardHandler)) // one segment, as builds on disk end
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func TestTermCacheScoresAsBleve(t *testing.T) {
 func TestCachedReaderReadsAsBleve(t *testing.T) {
 	ds := genDataset(t, 1500, 5)
 	ctx := context.Background()
-	ix, err := Build(ctx, ds, slog.New(slog.DiscardHandler))
+	ix, err := Open(ctx, ds, t.TempDir(), slog.New(slog.DiscardHandler)) // one segment, as builds on disk end
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +167,7 @@ func TestCachedReaderReadsAsBleve(t *testing.T) {
 func TestTermCacheUnderConcurrentSearches(t *testing.T) {
 	ds := genDataset(t, 1500, 9)
 	ctx := context.Background()
-	ix, err := Build(ctx, ds, slog.New(slog.DiscardHandler))
+	ix, err := Open(ctx, ds, t.TempDir(), slog.New(slog.DiscardHandler)) // one segment, as builds on disk end
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,4 +207,43 @@ func TestTermCacheUnderConcurrentSearches(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestTermCacheOnlyForOneSegment: the copies number documents as one
+// segment does, and scorch renumbers them when it merges segments, so an
+// index of several segments (built in memory, or persisted before builds
+// ended in one) reads bleve's own postings and copies nothing.
+func TestTermCacheOnlyForOneSegment(t *testing.T) {
+	ds := genDataset(t, 2000, 3)
+	ctx := context.Background()
+	ix, err := Build(ctx, ds, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	r, err := ix.reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	segs := len(r.(*scorch.IndexSnapshot).Segments())
+	r.Close()
+	if segs < 2 {
+		t.Skipf("the in-memory build left %d segment; nothing to check", segs)
+	}
+	ix.termCache()
+	ix.terms = newTermCache(1<<30, 1, ix.reader)
+	for _, kind := range searchKinds {
+		if kind.lookup {
+			continue
+		}
+		for i := range 25 {
+			if _, err := ix.Search(ctx, kind.query(ds.Records[(i*7919)%ds.Len()])); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ix.terms.copying.Wait()
+	if n := len(ix.terms.terms); n != 0 {
+		t.Errorf("%d terms copied from an index of %d segments", n, segs)
+	}
 }
