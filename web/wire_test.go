@@ -357,16 +357,23 @@ func TestWirePathShutdown(t *testing.T) {
 	busy, busyR := dial()
 	_, _ = io.WriteString(busy, req[:20])
 	_, freshR := dial() // connected, nothing sent
+	// Wait until the server holds the three, the busy one having read its
+	// first bytes: one waiting for another request, one for its first,
+	// and one reading a request.
 	for {
+		var states [3]int
 		p.fl.mu.Lock()
-		n := len(p.fl.conns)
+		for c := range p.fl.conns {
+			if st := c.state.Load(); st >= 0 && int(st) < len(states) {
+				states[st]++
+			}
+		}
 		p.fl.mu.Unlock()
-		if n == 3 {
+		if states[wireBusy] == 1 && states[wireNew] == 1 && states[wireIdle] == 1 {
 			break
 		}
 		time.Sleep(time.Millisecond)
 	}
-	time.Sleep(50 * time.Millisecond) // the busy one has read its first bytes
 
 	done := make(chan error, 1)
 	go func() { done <- p.hs.Shutdown(context.Background()) }()
