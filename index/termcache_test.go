@@ -10,6 +10,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/errkb/errkb"
 )
 
 // TestTermCacheScoresAsBleve runs the benchmarks' kinds of query with
@@ -18,13 +20,8 @@ import (
 // then with a cache too small to keep more than a few terms: the pages,
 // scores, totals and facets must be the same each time.
 func TestTermCacheScoresAsBleve(t *testing.T) {
-	ds := genDataset(t, 2000, 3)
+	ds, ix := oneSegmentIndex(t, 2000, 3)
 	ctx := context.Background()
-	ix, err := Open(ctx, ds, t.TempDir(), slog.New(slog.DiscardHandler)) // one segment, as builds on disk end
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
 	ix.termCache()
 	caches := []struct {
 		name  string
@@ -71,13 +68,8 @@ func TestTermCacheScoresAsBleve(t *testing.T) {
 // advancing to documents forwards and backwards: every posting must carry
 // the same document, frequency and norm.
 func TestCachedReaderReadsAsBleve(t *testing.T) {
-	ds := genDataset(t, 1500, 5)
+	_, ix := oneSegmentIndex(t, 1500, 5)
 	ctx := context.Background()
-	ix, err := Open(ctx, ds, t.TempDir(), slog.New(slog.DiscardHandler)) // one segment, as builds on disk end
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
 	adv, err := ix.bi.Advanced()
 	if err != nil {
 		t.Fatal(err)
@@ -165,13 +157,8 @@ func TestCachedReaderReadsAsBleve(t *testing.T) {
 // cache's sharing), and wants each answer equal to the one from bleve's
 // own postings.
 func TestTermCacheUnderConcurrentSearches(t *testing.T) {
-	ds := genDataset(t, 1500, 9)
+	ds, ix := oneSegmentIndex(t, 1500, 9)
 	ctx := context.Background()
-	ix, err := Open(ctx, ds, t.TempDir(), slog.New(slog.DiscardHandler)) // one segment, as builds on disk end
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
 	ix.termCache()
 	ix.terms = newTermCache(0, math.MaxUint64, ix.reader)
 	var qs []Query
@@ -246,4 +233,17 @@ func TestTermCacheOnlyForOneSegment(t *testing.T) {
 	if n := len(ix.terms.terms); n != 0 {
 		t.Errorf("%d terms copied from an index of %d segments", n, segs)
 	}
+}
+
+// oneSegmentIndex builds n generated records' index on disk, which ends
+// in one segment: the index the copies are made for (see onlySegment).
+func oneSegmentIndex(t *testing.T, n int, seed uint64) (*errkb.Dataset, *Index) {
+	t.Helper()
+	ds := genDataset(t, n, seed)
+	ix, err := Open(context.Background(), ds, t.TempDir(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ds, ix
 }
