@@ -1,0 +1,131 @@
+package extract_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/errkb/errkb/extract"
+)
+
+// sites lists an error's sites as "file:line".
+func sites(e *extract.Error) []string {
+	var out []string
+	for _, s := range e.Sites {
+		out = append(out, fmt.Sprintf("%s:%d", s.File, s.Line))
+	}
+	return out
+}
+
+func itoa(n int) string {
+	return string(rune('0'+n/100%10)) + string(rune('0'+n/10%10)) + string(rune('0'+n%10))
+}
+
+// TestBuildConstraints: a file the build constraints exclude is not
+// extracted, and --tags brings it in. The sentinel ErrGearbox has one
+// definition per build: the record must hold the active one's message
+// and line, not the first file's in name order (gearbox_exp.go).
+func TestBuildConstraints(t *testing.T) {
+	tests := []struct {
+		name           string
+		tags           []string
+		file, message  string
+		experimentFunc bool
+	}{
+		{"default", nil, "gearbox_std.go", "widget: gearbox stuck", false},
+		{"--tags widget_experimental", []string{"widget_experimental"}, "gearbox_exp.go", "widget: experimental gearbox stuck", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := loadFixture(t, extract.LoadOptions{Tags: tt.tags})
+			e := find(t, res, named("ErrGearbox"))
+			if e == nil || e.File != tt.file || e.Message != tt.message {
+				t.Fatalf("ErrGearbox = %+v, want %q from %s", e, tt.message, tt.file)
+			}
+			if got := find(t, res, message("widget: experimental gearbox has no gear %d")) != nil; got != tt.experimentFunc {
+				t.Errorf("error made in the experimental file extracted: %v, want %v", got, tt.experimentFunc)
+			}
+			if find(t, res, named("ErrPlan9")) != nil {
+				t.Error("a package built only on plan9 was extracted on this platform")
+			}
+		})
+	}
+}
+
+// TestScaffolding: test files, examples and test helper packages are left
+// out, and --include-tests brings them back; internal packages are kept
+// either way.
+func TestScaffolding(t *testing.T) {
+	scaffolding := []func(*extract.Error) bool{
+		named("errOnlyInTests"),                       // assemble_test.go
+		named("ErrFake"),                              // internal/widgettest
+		message("hello: the example could not start"), // examples/hello
+		message("widget: an example's own error"),     // example_test.go
+	}
+	def := loadFixture(t, extract.LoadOptions{})
+	withTests := loadFixture(t, extract.LoadOptions{Tests: true})
+	for i, pred := range scaffolding {
+		if e := find(t, def, pred); e != nil {
+			t.Errorf("scaffolding %d extracted by default from %s", i, e.File)
+		}
+		if find(t, withTests, pred) == nil {
+			t.Errorf("scaffolding %d not extracted with --include-tests", i)
+		}
+	}
+	for _, res := range []*extract.Result{def, withTests} {
+		if e := find(t, res, named("ErrStripped")); e == nil || !e.Internal {
+			t.Errorf("internal ErrStripped = %+v, want kept and marked", e)
+		}
+	}
+	if e := find(t, withTests, named("errOnlyInTests")); e != nil && e.File != "assemble_test.go" {
+		t.Errorf("errOnlyInTests from %s", e.File)
+	}
+}
+
+// TestResolutionByTypes covers what names mean to the type checker
+// where the syntax alone misleads (resolve.go of the fixture): dot
+// imports, an alias of an error type, a local that shadows a sentinel,
+// and a parameter named fmt.
+func TestResolutionByTypes(t *testing.T) {
+	res := loadFixture(t, extract.LoadOptions{})
+	tests := []struct {
+		name  string
+		find  func(*extract.Error) bool
+		check func(t *testing.T, e *extract.Error)
+	}{
+		{"a dot-imported sentinel is raised where returned", named("ErrStripped"), func(t *testing.T, e *extract.Error) {
+			if !slices.Contains(sites(e), "resolve.go:23") {
+				t.Errorf("sites %v lack resolve.go:23 (return ErrStripped, dot-imported)", sites(e))
+			}
+		}},
+		{"a dot-imported errors.New makes an error", message("widget: negative coats of polish"), func(t *testing.T, e *extract.Error) {
+			if e.Kind != extract.Call || e.Func != "Polish" || e.File != "resolve.go" {
+				t.Errorf("%+v", e)
+			}
+		}},
+		{"a conversion through a type alias raises the aliased type", named("ColorError"), func(t *testing.T, e *extract.Error) {
+			if !slices.Contains(sites(e), "resolve.go:29") {
+				t.Errorf("sites %v lack resolve.go:29 (Tint(name))", sites(e))
+			}
+		}},
+		{"a local that shadows a sentinel is not the sentinel", named("ErrSealed"), func(t *testing.T, e *extract.Error) {
+			for _, s := range e.Sites {
+				if s.File == "resolve.go" {
+					t.Errorf("site %s:%d is the local ErrSealed of Polish", s.File, s.Line)
+				}
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := find(t, res, tt.find)
+			if e == nil {
+				t.Fatal("not found")
+			}
+			tt.check(t, e)
+		})
+	}
+	if e := find(t, res, message("widget: reported by a printer, not made here: %s")); e != nil {
+		t.Errorf("printer.Errorf, called on a parameter named fmt, was taken for fmt.Errorf: %+v", e)
+	}
+}
