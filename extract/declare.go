@@ -339,7 +339,9 @@ func (s *scope) literalField(e *Error, lit *ast.CompositeLit, el ast.Expr) {
 
 // render is the message a composite literal of an error type makes: the
 // type's Sprintf format with each verb replaced by the value the literal
-// gives the field it prints. ok only when every verb has a value.
+// gives the field it prints. ok only when every verb has a value that
+// prints as the source states it: a number constant printed with %v
+// whose type has a String or Error method prints that, not the number.
 func (s *scope) render(lit *ast.CompositeLit) (string, bool) {
 	if lit.Type == nil {
 		return "", false
@@ -348,7 +350,40 @@ func (s *scope) render(lit *ast.CompositeLit) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	values := map[string]string{}
+	values := s.fieldValues(lit)
+	verbs := Verbs(tf.format)
+	if len(verbs) != len(tf.fields) || len(verbs) == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	last := 0
+	for i, v := range verbs {
+		val, ok := values[tf.fields[i]]
+		if !ok || tf.fields[i] == "" || val.methods && v.Verb != 'd' {
+			return "", false
+		}
+		text := val.text
+		if v.Verb == 'q' {
+			text = strconv.Quote(text)
+		}
+		b.WriteString(tf.format[last:v.Start])
+		b.WriteString(text)
+		last = v.End
+	}
+	b.WriteString(tf.format[last:])
+	return strings.ReplaceAll(b.String(), "%%", "%"), true
+}
+
+// fieldValue is a literal's field as printed: a string literal, or an
+// integer constant, which methods says may print otherwise.
+type fieldValue struct {
+	text    string
+	methods bool // its type has a String or Error method
+}
+
+// fieldValues are the constant fields of a literal, by name.
+func (s *scope) fieldValues(lit *ast.CompositeLit) map[string]fieldValue {
+	values := map[string]fieldValue{}
 	for _, el := range lit.Elts {
 		kv, ok := el.(*ast.KeyValueExpr)
 		if !ok {
@@ -359,31 +394,24 @@ func (s *scope) render(lit *ast.CompositeLit) (string, bool) {
 			continue
 		}
 		if str, ok := stringLit(kv.Value); ok {
-			values[field.Name] = str
+			values[field.Name] = fieldValue{text: str}
 		} else if n, ok := s.intValue(kv.Value); ok {
-			values[field.Name] = strconv.Itoa(n)
+			values[field.Name] = fieldValue{text: strconv.Itoa(n), methods: printsItself(s.info.TypeOf(kv.Value))}
 		}
 	}
-	verbs := Verbs(tf.format)
-	if len(verbs) != len(tf.fields) || len(verbs) == 0 {
-		return "", false
-	}
-	var b strings.Builder
-	last := 0
-	for i, v := range verbs {
-		val, ok := values[tf.fields[i]]
-		if !ok || tf.fields[i] == "" {
-			return "", false
+	return values
+}
+
+// printsItself reports a type fmt prints through its own method.
+func printsItself(t types.Type) bool {
+	for _, name := range []string{"String", "Error"} {
+		if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name); obj != nil {
+			if _, ok := obj.(*types.Func); ok {
+				return true
+			}
 		}
-		if v.Verb == 'q' {
-			val = strconv.Quote(val)
-		}
-		b.WriteString(tf.format[last:v.Start])
-		b.WriteString(val)
-		last = v.End
 	}
-	b.WriteString(tf.format[last:])
-	return strings.ReplaceAll(b.String(), "%%", "%"), true
+	return false
 }
 
 func isStatusField(name string) bool {

@@ -24,14 +24,21 @@ func (p *Program) SSAPackage(pkg *Package) *ssa.Package { return p.build().pkgs[
 // CallGraph is the module's call graph, built on the first call by VTA
 // (golang.org/x/tools/go/callgraph/vta) seeded with CHA: a call through an
 // interface or a function value has as callees the functions whose values
-// can flow there, not every method or function of a matching type.
-// docs/extract.md gives the measurements behind the choice.
+// flow there in the module's code, not every method or function of a
+// matching type. A value that only the module's callers supply (a
+// callback, a functional option passed in) has no callee: an edge is
+// missing rather than wrong. docs/extract.md gives the measurements
+// behind the choice.
+//
+// The graph keeps the nodes of wrappers the SSA builder makes (bound
+// methods, thunks, pointer-receiver wrappers: Synthetic != "") and of
+// dependencies' functions, which have no blocks: a chain shown to a
+// reader skips the first and ends at the second.
 func (p *Program) CallGraph() *callgraph.Graph {
 	f := p.build()
 	p.graphOnce.Do(func() {
 		p.progress("building the call graph (CHA, then VTA)")
 		f.graph = vta.CallGraph(ssautil.AllFunctions(f.ssa), cha.CallGraph(f.ssa))
-		f.graph.DeleteSyntheticNodes()
 	})
 	return f.graph
 }
