@@ -148,7 +148,7 @@ func analysisTime(getenv func(string) string, now time.Time) string {
 // silently.
 func reportLoad(prog *program.Program, say func(string)) {
 	if prog.Excluded > 0 {
-		say(fmt.Sprintf("%d files excluded by build constraints (other platforms, tags not given; --tags adds tags)", prog.Excluded))
+		say(fmt.Sprintf("%s excluded by build constraints (other platforms, tags not given; --tags adds tags)", count(prog.Excluded, "file")))
 	}
 	if n := len(prog.Skipped); n > 0 {
 		var names []string
@@ -159,8 +159,8 @@ func reportLoad(prog *program.Program, say func(string)) {
 		if n > 5 {
 			more = fmt.Sprintf(" and %d more", n-5)
 		}
-		say(fmt.Sprintf("left out %d packages as tests, examples, benchmarks or test helpers (--include-tests keeps them): %s%s",
-			n, strings.Join(names, ", "), more))
+		say(fmt.Sprintf("left out %s as tests, examples, benchmarks or test helpers (--include-tests keeps them): %s%s",
+			count(n, "package"), strings.Join(names, ", "), more))
 	}
 }
 
@@ -174,4 +174,12 @@ func reportProblems(probs []extract.Problem, say func(string)) {
 		}
 		say(p.String())
 	}
+}
+
+// count is "1 file", "2 files".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
