@@ -3,6 +3,7 @@ package extract
 import (
 	"go/ast"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -116,12 +117,12 @@ func (s *scope) visit(n ast.Node, stack []ast.Node, fn, own string) bool {
 		}
 	case *ast.SelectorExpr:
 		if k := s.varKey(n); k != "" {
-			s.reference(k, n, parentOf(stack), site)
+			s.reference(k, n, stack, site)
 			return false // pkg.ErrX, handled whole
 		}
 	case *ast.Ident:
 		if k := s.varKey(n); k != "" {
-			s.reference(k, n, parentOf(stack), site)
+			s.reference(k, n, stack, site)
 		}
 	}
 	return true
@@ -134,39 +135,61 @@ func parentOf(stack []ast.Node) ast.Node {
 	return stack[len(stack)-1]
 }
 
-// reference records a raise site of sentinel k, named by expr, unless the
-// reference only compares with it, names it in a case, assigns to it, or
-// calls a method of it.
-func (s *scope) reference(k string, expr ast.Expr, parent ast.Node, site func(token.Pos) (Site, bool)) {
+// reference records a raise site of sentinel k, named by expr (whose
+// enclosing nodes are stack, innermost last), unless the reference only
+// compares with it, names it in a case, assigns to it, or calls a method
+// of it. ErrX.Error() is a raise: it puts the message in another error,
+// a log line or a reply, unless its text is only compared.
+func (s *scope) reference(k string, expr ast.Expr, stack []ast.Node, site func(token.Pos) (Site, bool)) {
 	e := s.m.sentinels[k]
-	if e == nil {
+	if e == nil || !raises(expr, stack) {
 		return
 	}
-	switch p := parent.(type) {
-	case *ast.BinaryExpr:
-		if p.Op == token.EQL || p.Op == token.NEQ {
-			return
-		}
-	case *ast.CaseClause:
-		return
-	case *ast.AssignStmt:
-		for _, l := range p.Lhs {
-			if l == expr {
+	if len(stack) > 0 {
+		if sel, ok := stack[len(stack)-1].(*ast.SelectorExpr); ok && sel.Sel.Name == "Error" && len(stack) >= 2 {
+			if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && s.comparesText(call, stack[:len(stack)-2]) {
 				return
 			}
 		}
-	case *ast.KeyValueExpr:
-		if p.Key == expr {
-			return
-		}
-	case *ast.SelectorExpr:
-		return // ErrX.Error(): a method of it, not it
-	case *ast.ValueSpec, *ast.Field:
-		return
 	}
 	if at, ok := site(expr.Pos()); ok {
 		e.Sites = append(e.Sites, at)
 	}
+}
+
+// raises reports whether a sentinel named by expr, under stack, is
+// produced rather than tested for, assigned to or declared.
+func raises(expr ast.Expr, stack []ast.Node) bool {
+	switch p := parentOf(stack).(type) {
+	case *ast.BinaryExpr:
+		return p.Op != token.EQL && p.Op != token.NEQ
+	case *ast.CaseClause, *ast.ValueSpec, *ast.Field:
+		return false
+	case *ast.AssignStmt:
+		return !slices.Contains(p.Lhs, expr)
+	case *ast.KeyValueExpr:
+		return p.Key != expr
+	case *ast.SelectorExpr:
+		return p.Sel.Name == "Error"
+	}
+	return true
+}
+
+// comparesText reports an err.Error() text (call) that is only compared:
+// an operand of == or !=, or an argument of a strings function that
+// searches or compares.
+func (s *scope) comparesText(call *ast.CallExpr, stack []ast.Node) bool {
+	switch p := parentOf(stack).(type) {
+	case *ast.BinaryExpr:
+		return p.Op == token.EQL || p.Op == token.NEQ
+	case *ast.CallExpr:
+		for _, name := range []string{"Contains", "HasPrefix", "HasSuffix", "EqualFold", "Index", "Compare"} {
+			if s.calls(p, []string{"strings"}, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // callError adds one place where errors.New or fmt.Errorf makes an error.

@@ -85,7 +85,7 @@ func TestScaffolding(t *testing.T) {
 // TestResolutionByTypes covers what names mean to the type checker
 // where the syntax alone misleads (resolve.go of the fixture): dot
 // imports, an alias of an error type, a local that shadows a sentinel,
-// and a parameter named fmt.
+// and a parameter named fmt; and (describe.go) when ErrX.Error() raises.
 func TestResolutionByTypes(t *testing.T) {
 	res := loadFixture(t, extract.LoadOptions{})
 	tests := []struct {
@@ -113,6 +113,16 @@ func TestResolutionByTypes(t *testing.T) {
 				if s.File == "resolve.go" {
 					t.Errorf("site %s:%d is the local ErrSealed of Polish", s.File, s.Line)
 				}
+			}
+		}},
+		{"ErrX.Error() hands its message on", named("ErrGearJammed"), func(t *testing.T, e *extract.Error) {
+			if !slices.Contains(sites(e), "describe.go:10") {
+				t.Errorf("sites %v lack describe.go:10", sites(e))
+			}
+		}},
+		{"ErrX.Error() compared with strings.Contains is a test", named("ErrGearbox"), func(t *testing.T, e *extract.Error) {
+			if len(e.Sites) != 0 {
+				t.Errorf("sites %v, want none", sites(e))
 			}
 		}},
 	}
