@@ -1,9 +1,14 @@
 package extract_test
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/errkb/errkb/extract"
 )
@@ -137,5 +142,57 @@ func TestResolutionByTypes(t *testing.T) {
 	}
 	if e := find(t, res, message("widget: reported by a printer, not made here: %s")); e != nil {
 		t.Errorf("printer.Errorf, called on a parameter named fmt, was taken for fmt.Errorf: %+v", e)
+	}
+}
+
+// TestFolderTime: a folder without a version's time is dated by its git
+// commit, else by its newest Go file, so the same folder gives the same
+// analyzedAt every time.
+func TestFolderTime(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/acme/clock\n\ngo 1.22\n",
+		"a.go":   "package clock\n\nimport \"errors\"\n\nvar ErrStopped = errors.New(\"clock: stopped\")\n",
+		"b.go":   "package clock\n",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	older, newer := time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC), time.Date(2025, 6, 7, 8, 9, 10, 0, time.UTC)
+	for name, at := range map[string]time.Time{"a.go": older, "b.go": newer} {
+		if err := os.Chtimes(filepath.Join(dir, name), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	s, err := extract.Resolve(ctx, dir, "acme-labs/clock", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := extract.Load(ctx, s, extract.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := extract.FolderTime(ctx, s, prog); got != "2025-06-07T08:09:10Z" {
+		t.Errorf("outside git: %q, want the newest file's time", got)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git here")
+	}
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_COMMITTER_DATE=2024-01-02T03:04:05+02:00", "GIT_AUTHOR_DATE=2024-01-02T03:04:05+02:00",
+			"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "clock")
+	if got := extract.FolderTime(ctx, s, prog); got != "2024-01-02T01:04:05Z" {
+		t.Errorf("in a git checkout: %q, want the commit's time in UTC", got)
 	}
 }

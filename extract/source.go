@@ -11,10 +11,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/semver"
+
+	"github.com/errkb/errkb/extract/program"
 )
 
 // Source is a module ready to load: its folder, where it came from, and
@@ -257,4 +260,29 @@ func cachedInfo(modPath, version string) (info, error) {
 		return info{}, err
 	}
 	return readInfo(filepath.Join(cache, "cache", "download", filepath.FromSlash(esc), "@v", escV+".info"))
+}
+
+// FolderTime is a folder source's time when its version has none: the
+// commit time of the git checkout it is in, else the newest modification
+// time of the Go files loaded from it. Both are read from the source as it
+// is on disk, so extracting the same folder again gives the same bytes.
+func FolderTime(ctx context.Context, s Source, prog *program.Program) string {
+	cmd := exec.CommandContext(ctx, "git", "-C", s.Dir, "log", "-1", "--format=%cI")
+	if out, err := cmd.Output(); err == nil {
+		if t, err := time.Parse(time.RFC3339, strings.TrimSpace(string(out))); err == nil {
+			return t.UTC().Format(time.RFC3339)
+		}
+	}
+	var newest time.Time
+	for _, p := range prog.Packages {
+		for _, f := range p.GoFiles {
+			if st, err := os.Stat(f); err == nil && st.ModTime().After(newest) {
+				newest = st.ModTime()
+			}
+		}
+	}
+	if newest.IsZero() {
+		return ""
+	}
+	return newest.UTC().Format(time.RFC3339)
 }

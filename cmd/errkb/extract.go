@@ -81,12 +81,15 @@ func extractOne(ctx context.Context, src string, f extractFlags, stderr io.Write
 		return err
 	}
 	o := &s.Origin
-	if o.Time == "" {
-		o.Time = analysisTime(f.getenv, start)
-	}
 	prog, err := extract.Load(ctx, s, extract.LoadOptions{Tags: f.tags, Tests: f.tests, Progress: say})
 	if err != nil {
 		return err
+	}
+	if o.Time == "" {
+		o.Time = sourceDateEpoch(f.getenv)
+	}
+	if o.Time == "" {
+		o.Time = extract.FolderTime(ctx, s, prog)
 	}
 	reportLoad(prog, say)
 	table, err := natserrors.Open(s.Dir, o.Module)
@@ -135,13 +138,15 @@ func licenseDir(s extract.Source) string {
 	return s.Dir
 }
 
-// analysisTime is analyzedAt for a source whose version has no time (a
-// folder): SOURCE_DATE_EPOCH when set, for reproducible output, else now.
-func analysisTime(getenv func(string) string, now time.Time) string {
-	if sec, err := strconv.ParseInt(getenv("SOURCE_DATE_EPOCH"), 10, 64); err == nil {
-		now = time.Unix(sec, 0)
+// sourceDateEpoch is SOURCE_DATE_EPOCH as a time, or "": the time a build
+// may name for its sources (reproducible-builds.org), which analyzedAt
+// takes for a folder whose version has no time of its own.
+func sourceDateEpoch(getenv func(string) string) string {
+	sec, err := strconv.ParseInt(getenv("SOURCE_DATE_EPOCH"), 10, 64)
+	if err != nil {
+		return ""
 	}
-	return now.UTC().Format(time.RFC3339)
+	return time.Unix(sec, 0).UTC().Format(time.RFC3339)
 }
 
 // reportLoad says what the loader left out, so nothing is dropped
