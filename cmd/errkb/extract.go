@@ -123,8 +123,9 @@ func extractOne(ctx context.Context, src string, f extractFlags, stderr io.Write
 	for _, e := range errs {
 		kinds[e.Kind]++
 	}
-	say(fmt.Sprintf("%d packages, %d files, %d records (%d sentinels, %d made in functions, %d error types, %d API errors), in %s -> %s",
-		len(prog.Packages), res.Files, len(recs), kinds[extract.Sentinel], kinds[extract.Call], kinds[extract.Type], kinds[extract.API],
+	say(fmt.Sprintf("%s, %s, %s (%d sentinels, %d made in functions, %d error types, %d API errors), in %s -> %s",
+		count(len(prog.Packages), "package"), count(res.Files, "file"), count(len(recs), "record"),
+		kinds[extract.Sentinel], kinds[extract.Call], kinds[extract.Type], kinds[extract.API],
 		time.Since(start).Round(time.Millisecond), filepath.Join(f.out, filepath.FromSlash(o.Repo))))
 	return nil
 }

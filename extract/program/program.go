@@ -104,7 +104,7 @@ func Load(ctx context.Context, cfg Config) (*Program, error) {
 	if len(keep) == 0 {
 		return p, nil
 	}
-	p.progress(fmt.Sprintf("type-checking %d packages and their dependencies", len(keep)))
+	p.progress(fmt.Sprintf("type-checking the module's packages (%d) and their dependencies", len(keep)))
 	pc := p.config(ctx, cfg, packages.NeedName|packages.NeedFiles|packages.NeedCompiledGoFiles|packages.NeedImports|
 		packages.NeedDeps|packages.NeedTypes|packages.NeedTypesSizes|packages.NeedSyntax|packages.NeedTypesInfo|packages.NeedModule)
 	pc.Tests = cfg.Tests
@@ -112,7 +112,7 @@ func Load(ctx context.Context, cfg Config) (*Program, error) {
 	pc.ParseFile = p.parseFile
 	pkgs, err := packages.Load(pc, keep...)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", strings.Join(patterns, " "), err)
+		return nil, fmt.Errorf("load %s: %s", strings.Join(patterns, " "), strings.TrimSpace(err.Error()))
 	}
 	p.Packages = p.own(pkgs)
 	return p, nil
@@ -135,7 +135,7 @@ func (p *Program) list(ctx context.Context, cfg Config, patterns []string) ([]st
 	lc.Tests = cfg.Tests // a folder of tests alone is a package only with its tests
 	pkgs, err := packages.Load(lc, patterns...)
 	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", strings.Join(patterns, " "), err)
+		return nil, fmt.Errorf("list %s: %s", strings.Join(patterns, " "), strings.TrimSpace(err.Error()))
 	}
 	hasFiles := map[string]bool{}
 	for _, pkg := range pkgs {

@@ -35,11 +35,13 @@ import (
 	"github.com/errkb/errkb/extract/program"
 )
 
-// missing is how many calls VTA resolves to nothing to list.
-var missing int
+// missing is how many calls VTA resolves to nothing to list; shown, how
+// many callees of a -site call to name.
+var missing, shown int
 
 func main() {
 	algo := flag.String("algo", "both", "none, ssa, cha, both (CHA and VTA, compared), or program (Program.CallGraph alone)")
+	flag.IntVar(&shown, "n", 12, "how many callees of a -site call to name")
 	flag.IntVar(&missing, "missing", 0, "list up to this many dynamic calls where VTA gives no callee of the module and CHA does")
 	var sites siteList
 	flag.Var(&sites, "site", "FILE:LINE of the module whose dynamic calls to list (repeatable)")
@@ -185,7 +187,7 @@ func list(prog *program.Program, chaG, vtaG *callgraph.Graph, site string) {
 			}
 			slices.Sort(names)
 			names = slices.Compact(names)
-			fmt.Printf("    %s (%d): %s\n", name, len(names), clip(names, 12))
+			fmt.Printf("    %s (%d): %s\n", name, len(names), clip(names, shown))
 		}
 	}
 }
