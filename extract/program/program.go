@@ -302,3 +302,16 @@ func (p *Program) Rel(filename string) (string, bool) {
 	rel, _ := filepath.Rel(p.root, filename)
 	return filepath.ToSlash(rel), true
 }
+
+// New is a Program of packages loaded some other way (a test's, parsed
+// and type-checked by hand), rooted at dir. It lists no skipped or
+// excluded files.
+func New(fset *token.FileSet, dir string, o Origin, pkgs ...*packages.Package) *Program {
+	root, _ := filepath.Abs(dir)
+	p := &Program{Fset: fset, Origin: o, root: filepath.Clean(root), progress: func(string) {}}
+	for _, pkg := range pkgs {
+		rel, _ := p.rel(pkg)
+		p.Packages = append(p.Packages, &Package{Package: pkg, Rel: rel, Internal: IsInternal(pkg.PkgPath)})
+	}
+	return p
+}
