@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -402,6 +403,8 @@ func TestGithubRepoOfModule(t *testing.T) {
 		{"github.com/acme-labs/widget", "acme-labs/widget", ""},
 		{"github.com/acme-labs/widget/v3", "acme-labs/widget", ""},
 		{"github.com/acme-labs/tools/sprocket", "acme-labs/tools", "sprocket"},
+		{"golang.org/x/net", "golang/net", ""},
+		{"golang.org/x/tools/gopls", "golang/tools", "gopls"},
 	}
 	for _, tt := range tests {
 		dir := t.TempDir()
@@ -415,5 +418,33 @@ func TestGithubRepoOfModule(t *testing.T) {
 		if s.Origin.Repo != tt.repo || s.Origin.Subdir != tt.subdir {
 			t.Errorf("%s: repo %q in %q, want %q in %q", tt.mod, s.Origin.Repo, s.Origin.Subdir, tt.repo, tt.subdir)
 		}
+	}
+}
+
+// TestStdSource: std is the go command's own GOROOT, linked under src/ at
+// the release tag, dated by $GOROOT/VERSION.
+func TestStdSource(t *testing.T) {
+	s, err := extract.Resolve(context.Background(), "std", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := s.Origin
+	if o.Repo != "golang/go" || o.Subdir != "src" || o.Module != "std" || !strings.HasPrefix(o.Version, "go") {
+		t.Errorf("origin %+v", o)
+	}
+	if filepath.Base(s.Dir) != "src" || len(s.Patterns) != 1 || s.Patterns[0] != "std" {
+		t.Errorf("dir %s, patterns %v", s.Dir, s.Patterns)
+	}
+	if release := regexp.MustCompile(`^go1\.[0-9]+\.[0-9]+$`); release.MatchString(o.Version) {
+		if o.Ref != o.Version || o.Time == "" {
+			t.Errorf("a release's origin %+v: want its tag as the ref and its time", o)
+		}
+		if got, want := o.LineURL("errors/errors.go", 1), "https://github.com/golang/go/blob/"+o.Version+"/src/errors/errors.go#L1"; got != want {
+			t.Errorf("link %s, want %s", got, want)
+		}
+	}
+	name, _, spdx := extract.License(filepath.Dir(s.Dir))
+	if name != "LICENSE" || spdx != "BSD-3-Clause" {
+		t.Errorf("GOROOT's license: %s %s", name, spdx)
 	}
 }
