@@ -5,6 +5,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -208,5 +211,51 @@ func TestCallGraph(t *testing.T) {
 	}
 	if p.CallGraph() != g {
 		t.Error("the call graph is built again on a second call")
+	}
+}
+
+// TestWhereInCgoFile: a file that imports "C" is type-checked as cgo
+// rewrote it, in the build cache; its positions still name the module's
+// file and line.
+func TestWhereInCgoFile(t *testing.T) {
+	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("cgo is not enabled here")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/acme/cgo\n\ngo 1.22\n",
+		"c.go":   "package cgo\n\n// int answer(void) { return 42; }\nimport \"C\"\n\nimport \"errors\"\n\n// Ask asks C.\nfunc Ask() error {\n\tif C.answer() != 42 {\n\t\treturn errors.New(\"cgo: wrong answer\")\n\t}\n\treturn nil\n}\n",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := program.Load(context.Background(), program.Config{Dir: dir, Origin: program.Origin{Repo: "acme-labs/cgo", Ref: "v0.1.0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Packages) != 1 || len(p.Packages[0].Errors) > 0 {
+		t.Fatalf("packages %v", p.Packages)
+	}
+	var call *ast.CallExpr
+	for _, f := range p.Packages[0].Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "New" {
+					call = c
+				}
+			}
+			return true
+		})
+	}
+	if call == nil {
+		t.Fatal("errors.New not found in the cgo-processed file")
+	}
+	if raw := p.Fset.PositionFor(call.Pos(), false).Filename; strings.HasPrefix(raw, dir) {
+		t.Errorf("the call is in %s, not in cgo's output: the test no longer covers //line positions", raw)
+	}
+	if w, ok := p.Where(call.Pos()); !ok || w.File != "c.go" || w.Line != 11 || w.URL != "https://github.com/acme-labs/cgo/blob/v0.1.0/c.go#L11" {
+		t.Errorf("Where = %+v, %v; want c.go:11", w, ok)
 	}
 }

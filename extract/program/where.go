@@ -1,8 +1,11 @@
 package program
 
 import (
+	"go/token"
 	"path"
+	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Origin is where a module's source lives: the GitHub repo and ref that
@@ -47,4 +50,37 @@ type Where struct {
 	File string
 	Line int
 	URL  string // "" when the origin has no ref
+}
+
+// Where is the provenance of pos: its file relative to the module's
+// root, its line, and the link to that line. ok is false for a position
+// outside the module. A file that cgo rewrote is placed by its //line
+// comments, in the file the module holds.
+func (p *Program) Where(pos token.Pos) (Where, bool) {
+	if !pos.IsValid() {
+		return Where{}, false
+	}
+	for _, adjusted := range []bool{false, true} {
+		pp := p.Fset.PositionFor(pos, adjusted)
+		if rel, ok := p.Rel(pp.Filename); ok {
+			return Where{File: rel, Line: pp.Line, URL: p.Origin.LineURL(rel, pp.Line)}, true
+		}
+	}
+	return Where{}, false
+}
+
+// Rel is a file's path relative to the module's root, slash-separated;
+// ok is false for a file outside it.
+func (p *Program) Rel(filename string) (string, bool) {
+	if !filepath.IsAbs(filename) || !p.inModule(filename) {
+		return "", false
+	}
+	rel, _ := filepath.Rel(p.root, filename)
+	return filepath.ToSlash(rel), true
+}
+
+// inModule reports a file below the module's root.
+func (p *Program) inModule(filename string) bool {
+	rel, err := filepath.Rel(p.root, filename)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
