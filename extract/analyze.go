@@ -2,17 +2,24 @@ package extract
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
+	"go/types"
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/errkb/errkb/extract/program"
 )
 
-// modIndex is what the passes share: every package's errors, types and codes,
-// keyed by "import/path.Name".
+// modIndex is what the passes share: every package's errors, types and
+// codes, keyed by "import/path.Name". Keys, not objects: with tests
+// loaded, a package and its test variant are two type-checked copies of
+// the same declarations.
 type modIndex struct {
-	pkgs      []*pkg
-	pkgNames  map[string]string // import path -> package name
+	prog      *program.Program
 	types     map[string]*Error // error types
 	formats   map[string]typeFormat
 	codeTypes map[string]bool // named code types
@@ -26,96 +33,115 @@ type modIndex struct {
 // analyze runs the passes over every package: declarations of types and
 // codes first, then sentinels (which refer to both), then function bodies
 // (which refer to all three).
-func analyze(pkgs []*pkg, opts Options, res *Result) {
+func analyze(prog *program.Program, opts Options, res *Result) {
 	m := &modIndex{
-		pkgs: pkgs, pkgNames: map[string]string{}, types: map[string]*Error{}, formats: map[string]typeFormat{}, codeTypes: map[string]bool{},
+		prog: prog, types: map[string]*Error{}, formats: map[string]typeFormat{}, codeTypes: map[string]bool{},
 		codes: map[string]*Code{}, sentinels: map[string]*Error{}, calls: map[string]*Error{}, opts: opts, res: res,
 	}
-	for _, p := range pkgs {
-		m.pkgNames[p.path] = p.name
-	}
-	for _, p := range pkgs {
+	for _, p := range prog.Packages {
 		m.declareTypes(p)
 	}
-	for _, p := range pkgs {
+	for _, p := range prog.Packages {
 		m.declareCodes(p)
 	}
-	for _, p := range pkgs {
+	for _, p := range prog.Packages {
 		m.declareSentinels(p)
 	}
-	for _, p := range pkgs {
+	for _, p := range prog.Packages {
 		m.scanBodies(p)
 	}
 	m.collect()
 }
 
-// scope resolves names in one file: the package's own and its imports'.
+// scope is one package as the passes read it: its type information and
+// where its positions are.
 type scope struct {
-	m       *modIndex
-	p       *pkg
-	f       *file
-	imports map[string]string // local name -> import path
+	m    *modIndex
+	p    *program.Package
+	info *types.Info
 }
 
-func (m *modIndex) scope(p *pkg, f *file) *scope {
-	s := &scope{m: m, p: p, f: f, imports: map[string]string{}}
-	for _, im := range f.ast.Imports {
-		ip, err := strconv.Unquote(im.Path.Value)
-		if err != nil {
-			continue
-		}
-		name := m.pkgNames[ip]
-		if name == "" {
-			name = defaultImportName(ip)
-		}
-		if im.Name != nil {
-			name = im.Name.Name
-		}
-		s.imports[name] = ip
-	}
-	return s
+func (m *modIndex) scope(p *program.Package) *scope {
+	return &scope{m: m, p: p, info: p.TypesInfo}
 }
 
-// defaultImportName guesses the package name of an import outside the
-// module from its path: the last element without a major version suffix.
-func defaultImportName(ip string) string {
-	parts := strings.Split(ip, "/")
-	last := parts[len(parts)-1]
-	if len(parts) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
-		last = parts[len(parts)-2]
-	}
-	last, _, _ = strings.Cut(last, ".")
-	return strings.ReplaceAll(last, "-", "_")
+// where is the provenance of pos; ok is false outside the module.
+func (s *scope) where(pos token.Pos) (Where, bool) { return s.m.prog.Where(pos) }
+
+// key names a package-level object: "import/path.Name".
+func key(obj types.Object) string { return obj.Pkg().Path() + "." + obj.Name() }
+
+// isPackageLevel reports an object declared at package scope (not a
+// local, a field or a method).
+func isPackageLevel(obj types.Object) bool {
+	return obj != nil && obj.Pkg() != nil && obj.Parent() == obj.Pkg().Scope()
 }
 
-// resolve names what expr refers to: ("import/path", "Name") for an
-// identifier of this package or a selector on an import.
-func (s *scope) resolve(expr ast.Expr) (string, string, bool) {
-	switch e := expr.(type) {
+// object is what expr names, by the type checker: an identifier or a
+// qualified identifier (pkg.Name), through parentheses and instantiation;
+// nil for anything else, including a field or method selection.
+func (s *scope) object(expr ast.Expr) types.Object {
+	switch e := ast.Unparen(expr).(type) {
 	case *ast.Ident:
-		return s.p.path, e.Name, true
+		return s.info.ObjectOf(e)
 	case *ast.SelectorExpr:
-		if x, ok := e.X.(*ast.Ident); ok {
-			if ip, ok := s.imports[x.Name]; ok {
-				return ip, e.Sel.Name, true
-			}
+		if _, isField := s.info.Selections[e]; !isField {
+			return s.info.ObjectOf(e.Sel)
 		}
-	case *ast.StarExpr:
-		return s.resolve(e.X)
-	case *ast.ParenExpr:
-		return s.resolve(e.X)
+	case *ast.IndexExpr:
+		return s.object(e.X)
+	case *ast.IndexListExpr:
+		return s.object(e.X)
 	}
-	return "", "", false
+	return nil
 }
 
-// isFunc reports whether call calls importPath.name (errors.New, fmt.Errorf).
-func (s *scope) isFunc(call *ast.CallExpr, importPaths []string, name string) bool {
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != name {
-		return false
+// varKey is the key of the package-level variable expr names, or "".
+func (s *scope) varKey(expr ast.Expr) string {
+	if v, ok := s.object(expr).(*types.Var); ok && isPackageLevel(v) {
+		return key(v)
 	}
-	x, ok := sel.X.(*ast.Ident)
-	return ok && slices.Contains(importPaths, s.imports[x.Name])
+	return ""
+}
+
+// constOf is the package-level constant expr names, or nil.
+func (s *scope) constOf(expr ast.Expr) *types.Const {
+	if c, ok := s.object(expr).(*types.Const); ok && isPackageLevel(c) {
+		return c
+	}
+	return nil
+}
+
+// namedKey is the key of a named type declared at package level, through
+// pointers and instantiation ("" for any other type).
+func namedKey(t types.Type) string {
+	if t == nil {
+		return ""
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || !isPackageLevel(n.Obj()) {
+		return ""
+	}
+	return key(n.Origin().Obj())
+}
+
+// typeKey is the key of the named type expr denotes as a type (a
+// literal's type, a conversion's), or "".
+func (s *scope) typeKey(expr ast.Expr) string {
+	if tv, ok := s.info.Types[expr]; ok && tv.IsType() {
+		return namedKey(tv.Type)
+	}
+	return ""
+}
+
+// calls reports whether call calls a package-level function named name of
+// one of the packages (errors.New, fmt.Errorf), however it was imported.
+func (s *scope) calls(call *ast.CallExpr, importPaths []string, name string) bool {
+	fn := typeutil.StaticCallee(s.info, call)
+	return fn != nil && fn.Name() == name && isPackageLevel(fn) && slices.Contains(importPaths, fn.Pkg().Path())
 }
 
 var errorsPkgs = []string{"errors", "github.com/pkg/errors"}
@@ -126,8 +152,8 @@ func (s *scope) newError(call *ast.CallExpr) (msg string, isErrorf bool, ok bool
 		return "", false, false
 	}
 	switch {
-	case s.isFunc(call, errorsPkgs, "New"):
-	case s.isFunc(call, []string{"fmt"}, "Errorf"), s.isFunc(call, errorsPkgs, "Errorf"):
+	case s.calls(call, errorsPkgs, "New"):
+	case s.calls(call, []string{"fmt"}, "Errorf"), s.calls(call, errorsPkgs, "Errorf"):
 		isErrorf = true
 	default:
 		return "", false, false
@@ -136,8 +162,10 @@ func (s *scope) newError(call *ast.CallExpr) (msg string, isErrorf bool, ok bool
 	return msg, isErrorf, ok
 }
 
+// stringLit is a string literal's value. Messages are taken as written:
+// a message folded from named constants is not read (yet).
 func stringLit(e ast.Expr) (string, bool) {
-	lit, ok := e.(*ast.BasicLit)
+	lit, ok := ast.Unparen(e).(*ast.BasicLit)
 	if !ok || lit.Kind != token.STRING {
 		return "", false
 	}
@@ -145,13 +173,15 @@ func stringLit(e ast.Expr) (string, bool) {
 	return s, err == nil
 }
 
-func intLit(e ast.Expr) (int, bool) {
-	lit, ok := e.(*ast.BasicLit)
-	if !ok || lit.Kind != token.INT {
+// intValue is the value of an integer constant expression: a literal or a
+// named constant, as the type checker computed it.
+func (s *scope) intValue(e ast.Expr) (int, bool) {
+	tv, ok := s.info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(strings.ReplaceAll(lit.Value, "_", ""), 0, 64)
-	return int(n), err == nil
+	n, exact := constant.Int64Val(tv.Value)
+	return int(n), exact
 }
 
 // docText is a doc comment's text without markers, or "".

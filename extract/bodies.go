@@ -3,26 +3,31 @@ package extract
 import (
 	"go/ast"
 	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/errkb/errkb/extract/program"
 )
 
 // scanBodies walks every function of p: errors made there become Call
 // errors, and each place a sentinel or error type is raised becomes one of
 // its sites.
-func (m *modIndex) scanBodies(p *pkg) {
-	for _, f := range p.files {
-		s := m.scope(p, f)
-		for _, d := range f.ast.Decls {
+func (m *modIndex) scanBodies(p *program.Package) {
+	s := m.scope(p)
+	for _, f := range p.Syntax {
+		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
 			}
-			fn := funcName(fd)
-			own := ""
-			if isErrorMethod(fd) {
-				recv, _ := receiver(fd)
-				own = p.path + "." + recv
+			own := "" // inside T's own Error method, T is formatted, not raised
+			if s.isErrorMethod(fd) {
+				if tn, _ := s.receiver(fd); tn != nil {
+					own = key(tn)
+				}
 			}
-			s.walk(fd.Body, fn, own)
+			s.walk(fd.Body, funcName(fd), own)
 		}
 	}
 }
@@ -32,7 +37,21 @@ func funcName(fd *ast.FuncDecl) string {
 	if fd.Recv == nil || len(fd.Recv.List) == 0 {
 		return fd.Name.Name
 	}
-	recv, ptr := receiver(fd)
+	t := fd.Recv.List[0].Type
+	ptr := false
+	if st, ok := t.(*ast.StarExpr); ok {
+		t, ptr = st.X, true
+	}
+	switch ix := t.(type) { // a generic type
+	case *ast.IndexExpr:
+		t = ix.X
+	case *ast.IndexListExpr:
+		t = ix.X
+	}
+	recv := ""
+	if id, ok := t.(*ast.Ident); ok {
+		recv = id.Name
+	}
 	if ptr {
 		return "(*" + recv + ")." + fd.Name.Name
 	}
@@ -49,11 +68,7 @@ func (s *scope) walk(body *ast.BlockStmt, fn, own string) {
 			stack = stack[:len(stack)-1]
 			return true
 		}
-		var parent ast.Node
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
-		}
-		descend := s.visit(n, parent, fn, own)
+		descend := s.visit(n, stack, fn, own)
 		if descend {
 			stack = append(stack, n)
 		}
@@ -61,79 +76,120 @@ func (s *scope) walk(body *ast.BlockStmt, fn, own string) {
 	})
 }
 
-func (s *scope) visit(n, parent ast.Node, fn, own string) bool {
-	site := func(pos token.Pos) Site { return Site{File: s.f.rel, Line: s.f.line(pos), Func: fn} }
+func (s *scope) visit(n ast.Node, stack []ast.Node, fn, own string) bool {
+	site := func(pos token.Pos) (Site, bool) {
+		at, ok := s.where(pos)
+		return Site{Where: at, Func: fn}, ok
+	}
 	switch n := n.(type) {
 	case *ast.CallExpr:
 		if msg, isErrorf, ok := s.newError(n); ok {
-			s.callError(msg, isErrorf, n, site(n.Pos()))
+			if at, ok := site(n.Pos()); ok {
+				s.callError(msg, isErrorf, n, at)
+			}
 			return true
 		}
-		if fp, name, ok := s.resolve(n.Fun); ok {
-			if s.m.opts.TrackCalls[fp+"."+name] {
-				k := fp + "." + name
-				s.m.res.Calls[k] = append(s.m.res.Calls[k], site(n.Pos()))
-			}
-			if t := s.m.types[fp+"."+name]; t != nil && len(n.Args) == 1 && fp+"."+name != own {
-				t.Sites = append(t.Sites, site(n.Pos())) // a conversion: ConnectionError(code)
+		if callee := typeutil.StaticCallee(s.info, n); callee != nil && isPackageLevel(callee) && s.m.opts.TrackCalls[key(callee)] {
+			if at, ok := site(n.Pos()); ok {
+				s.m.res.Calls[key(callee)] = append(s.m.res.Calls[key(callee)], at)
 			}
 		}
-		if s.isFunc(n, errorsPkgs, "Is") || s.isFunc(n, errorsPkgs, "As") {
+		if k := s.typeKey(n.Fun); k != "" && k != own && len(n.Args) == 1 {
+			if t := s.m.types[k]; t != nil {
+				if at, ok := site(n.Pos()); ok {
+					t.Sites = append(t.Sites, at) // a conversion: ConnectionError(code)
+				}
+			}
+		}
+		if s.calls(n, errorsPkgs, "Is") || s.calls(n, errorsPkgs, "As") {
 			return false // tests for errors, raises none
 		}
 	case *ast.CompositeLit:
-		if tp, tn, ok := s.resolve(n.Type); ok && tp+"."+tn != own {
-			if t := s.m.types[tp+"."+tn]; t != nil {
-				t.Sites = append(t.Sites, site(n.Pos()))
+		if n.Type == nil {
+			break // an element of a table, not a value made on its own
+		}
+		if k := s.typeKey(n.Type); k != "" && k != own {
+			if t := s.m.types[k]; t != nil {
+				if at, ok := site(n.Pos()); ok {
+					t.Sites = append(t.Sites, at)
+				}
 			}
 		}
 	case *ast.SelectorExpr:
-		if x, ok := n.X.(*ast.Ident); ok {
-			if ip, ok := s.imports[x.Name]; ok {
-				s.reference(ip, n.Sel.Name, parent, site(n.Pos()))
-			}
-			return false // x.Sel: neither x (a package or a value) nor Sel (a field) is a bare sentinel
+		if k := s.varKey(n); k != "" {
+			s.reference(k, n, stack, site)
+			return false // pkg.ErrX, handled whole
 		}
 	case *ast.Ident:
-		switch p := parent.(type) {
-		case *ast.SelectorExpr:
-			if p.Sel == n {
-				return true // a field or method
-			}
-		case *ast.KeyValueExpr:
-			if p.Key == n {
-				return true // a field name
-			}
+		if k := s.varKey(n); k != "" {
+			s.reference(k, n, stack, site)
 		}
-		s.reference(s.p.path, n.Name, parent, site(n.Pos()))
 	}
 	return true
 }
 
-// reference records a raise site of sentinel ip.name unless the reference
-// only compares with it or names it in a case or on the left of "=".
-func (s *scope) reference(ip, name string, parent ast.Node, at Site) {
-	e := s.m.sentinels[ip+"."+name]
-	if e == nil {
+func parentOf(stack []ast.Node) ast.Node {
+	if len(stack) == 0 {
+		return nil
+	}
+	return stack[len(stack)-1]
+}
+
+// reference records a raise site of sentinel k, named by expr (whose
+// enclosing nodes are stack, innermost last), unless the reference only
+// compares with it, names it in a case, assigns to it, or calls a method
+// of it. ErrX.Error() is a raise: it puts the message in another error,
+// a log line or a reply, unless its text is only compared.
+func (s *scope) reference(k string, expr ast.Expr, stack []ast.Node, site func(token.Pos) (Site, bool)) {
+	e := s.m.sentinels[k]
+	if e == nil || !raises(expr, stack) {
 		return
 	}
-	switch p := parent.(type) {
-	case *ast.BinaryExpr:
-		if p.Op == token.EQL || p.Op == token.NEQ {
-			return
-		}
-	case *ast.CaseClause:
-		return
-	case *ast.AssignStmt:
-		for _, l := range p.Lhs {
-			if id, ok := l.(*ast.Ident); ok && id.Name == name {
+	if len(stack) > 0 {
+		if sel, ok := stack[len(stack)-1].(*ast.SelectorExpr); ok && sel.Sel.Name == "Error" && len(stack) >= 2 {
+			if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && s.comparesText(call, stack[:len(stack)-2]) {
 				return
 			}
 		}
-	case *ast.ValueSpec, *ast.Field:
-		return
 	}
-	e.Sites = append(e.Sites, at)
+	if at, ok := site(expr.Pos()); ok {
+		e.Sites = append(e.Sites, at)
+	}
+}
+
+// raises reports whether a sentinel named by expr, under stack, is
+// produced rather than tested for, assigned to or declared.
+func raises(expr ast.Expr, stack []ast.Node) bool {
+	switch p := parentOf(stack).(type) {
+	case *ast.BinaryExpr:
+		return p.Op != token.EQL && p.Op != token.NEQ
+	case *ast.CaseClause, *ast.ValueSpec, *ast.Field:
+		return false
+	case *ast.AssignStmt:
+		return !slices.Contains(p.Lhs, expr)
+	case *ast.KeyValueExpr:
+		return p.Key != expr
+	case *ast.SelectorExpr:
+		return p.Sel.Name == "Error"
+	}
+	return true
+}
+
+// comparesText reports an err.Error() text (call) that is only compared:
+// an operand of == or !=, or an argument of a strings function that
+// searches or compares.
+func (s *scope) comparesText(call *ast.CallExpr, stack []ast.Node) bool {
+	switch p := parentOf(stack).(type) {
+	case *ast.BinaryExpr:
+		return p.Op == token.EQL || p.Op == token.NEQ
+	case *ast.CallExpr:
+		for _, name := range []string{"Contains", "HasPrefix", "HasSuffix", "EqualFold", "Index", "Compare"} {
+			if s.calls(p, []string{"strings"}, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // callError adds one place where errors.New or fmt.Errorf makes an error.
@@ -142,13 +198,13 @@ func (s *scope) callError(msg string, isErrorf bool, call *ast.CallExpr, at Site
 	if !hasWords(msg) {
 		return // "%w: %v" says nothing of its own
 	}
-	key := s.p.path + ":" + msg
-	e := s.m.calls[key]
+	k := s.p.PkgPath + ":" + msg
+	e := s.m.calls[k]
 	if e == nil {
-		e = &Error{Kind: Call, Package: s.p.path, PkgName: s.p.name, Func: at.Func, Message: msg, File: at.File, Line: at.Line}
-		s.m.calls[key] = e
+		e = &Error{Kind: Call, Package: s.p.PkgPath, PkgName: s.p.Name, Func: at.Func, Message: msg, Where: at.Where, Internal: s.p.Internal}
+		s.m.calls[k] = e
 	} else if at.File < e.File || at.File == e.File && at.Line < e.Line {
-		e.Func, e.File, e.Line = at.Func, at.File, at.Line
+		e.Func, e.Where = at.Func, at.Where
 	}
 	e.Sites = append(e.Sites, at)
 	if isErrorf {
@@ -164,8 +220,8 @@ func (s *scope) wrapped(format string, args []ast.Expr) []string {
 		if v.Verb != 'w' || i >= len(args) {
 			continue
 		}
-		if ip, name, ok := s.resolve(args[i]); ok && s.m.sentinels[ip+"."+name] != nil {
-			keys = append(keys, ip+"."+name)
+		if k := s.varKey(args[i]); k != "" && s.m.sentinels[k] != nil {
+			keys = append(keys, k)
 		}
 	}
 	return keys

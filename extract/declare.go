@@ -2,97 +2,110 @@ package extract
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
+	"go/types"
 	"strconv"
 	"strings"
+
+	"github.com/errkb/errkb/extract/program"
 )
 
-// declareTypes finds the error types of p: named types with an
-// Error() string method, with the message or format that method returns.
-func (m *modIndex) declareTypes(p *pkg) {
-	specs := map[string]*ast.TypeSpec{}
-	docs := map[string]string{}
-	files := map[string]*file{}
-	for _, f := range p.files {
-		for _, d := range f.ast.Decls {
+// typeDecl is a type's declaration: its spec and doc comment.
+type typeDecl struct {
+	spec *ast.TypeSpec
+	doc  string
+}
+
+// typeDecls maps each package-level type of p to its declaration.
+func typeDecls(p *program.Package) map[*types.TypeName]typeDecl {
+	out := map[*types.TypeName]typeDecl{}
+	for _, f := range p.Syntax {
+		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)
 			if !ok || gd.Tok != token.TYPE {
 				continue
 			}
 			for _, sp := range gd.Specs {
 				ts := sp.(*ast.TypeSpec)
-				specs[ts.Name.Name] = ts
-				files[ts.Name.Name] = f
+				tn, ok := p.TypesInfo.Defs[ts.Name].(*types.TypeName)
+				if !ok {
+					continue
+				}
+				doc := docText(ts.Doc, gd.Doc, ts.Comment)
 				if gd.Lparen.IsValid() {
-					docs[ts.Name.Name] = docText(ts.Doc, ts.Comment)
-				} else {
-					docs[ts.Name.Name] = docText(ts.Doc, gd.Doc, ts.Comment)
+					doc = docText(ts.Doc, ts.Comment) // a group's doc is not each type's
 				}
-				if id, ok := ts.Type.(*ast.Ident); ok && strings.HasSuffix(ts.Name.Name, "Code") && isInteger(id.Name) {
-					m.codeTypes[p.path+"."+ts.Name.Name] = true
-				}
+				out[tn] = typeDecl{spec: ts, doc: doc}
 			}
 		}
 	}
-	for _, f := range p.files {
-		for _, d := range f.ast.Decls {
+	return out
+}
+
+// declareTypes finds the error types of p: named types with a declared
+// Error() string method, with the message or format that method returns;
+// and the code types: integer types whose name ends in "Code".
+func (m *modIndex) declareTypes(p *program.Package) {
+	decls := typeDecls(p)
+	for tn := range decls {
+		if b, ok := tn.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 && strings.HasSuffix(tn.Name(), "Code") {
+			m.codeTypes[key(tn)] = true
+		}
+	}
+	s := m.scope(p)
+	for _, f := range p.Syntax {
+		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || !isErrorMethod(fd) {
+			if !ok || !s.isErrorMethod(fd) {
 				continue
 			}
-			recv, ptr := receiver(fd)
-			ts, ok := specs[recv]
+			tn, ptr := s.receiver(fd)
+			decl, ok := decls[tn]
 			if !ok {
 				continue
 			}
-			tf := files[recv]
-			m.types[p.path+"."+recv] = &Error{
-				Kind: Type, Package: p.path, PkgName: p.name, Name: recv,
-				Message: m.scope(p, f).errorFormat(fd, &m.formats),
-				File:    tf.rel, Line: tf.line(ts.Name.Pos()), Doc: docs[recv], Pointer: ptr,
+			at, ok := s.where(decl.spec.Name.Pos())
+			if !ok {
+				continue
+			}
+			m.types[key(tn)] = &Error{
+				Kind: Type, Package: p.PkgPath, PkgName: p.Name, Name: tn.Name(),
+				Message: s.errorFormat(fd, tn), Where: at, Doc: decl.doc, Pointer: ptr, Internal: p.Internal,
 			}
 		}
 	}
 }
 
-func isInteger(name string) bool {
-	switch name {
-	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
-		return true
-	}
-	return false
-}
-
-// isErrorMethod reports func (T) Error() string.
-func isErrorMethod(fd *ast.FuncDecl) bool {
-	if fd.Recv == nil || len(fd.Recv.List) != 1 || fd.Name.Name != "Error" || fd.Body == nil {
+// isErrorMethod reports func (T) Error() string, declared with a body.
+func (s *scope) isErrorMethod(fd *ast.FuncDecl) bool {
+	if fd.Recv == nil || fd.Name.Name != "Error" || fd.Body == nil {
 		return false
 	}
-	t := fd.Type
-	if t.Params.NumFields() != 0 || t.Results.NumFields() != 1 {
+	fn, ok := s.info.Defs[fd.Name].(*types.Func)
+	if !ok {
 		return false
 	}
-	id, ok := t.Results.List[0].Type.(*ast.Ident)
-	return ok && id.Name == "string"
+	sig := fn.Signature()
+	return sig.Params().Len() == 0 && sig.Results().Len() == 1 &&
+		types.Identical(sig.Results().At(0).Type(), types.Typ[types.String])
 }
 
-// receiver names the receiver's type and whether it is a pointer.
-func receiver(fd *ast.FuncDecl) (string, bool) {
-	t := fd.Recv.List[0].Type
+// receiver is a method's receiver type and whether it is a pointer.
+func (s *scope) receiver(fd *ast.FuncDecl) (*types.TypeName, bool) {
+	fn, ok := s.info.Defs[fd.Name].(*types.Func)
+	if !ok || fn.Signature().Recv() == nil {
+		return nil, false
+	}
+	t := fn.Signature().Recv().Type()
 	ptr := false
-	if st, ok := t.(*ast.StarExpr); ok {
-		t, ptr = st.X, true
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t, ptr = p.Elem(), true
 	}
-	switch ix := t.(type) { // a generic type
-	case *ast.IndexExpr:
-		t = ix.X
-	case *ast.IndexListExpr:
-		t = ix.X
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj(), ptr
 	}
-	if id, ok := t.(*ast.Ident); ok {
-		return id.Name, ptr
-	}
-	return "", false
+	return nil, false
 }
 
 // typeFormat is an Error method's fmt.Sprintf: the format and, for each
@@ -106,16 +119,14 @@ type typeFormat struct {
 // fmt.Sprintf with a constant format, else the first constant or
 // concatenation of constants and values ("http2: " + string(e) becomes
 // "http2: %v"). "" when it returns neither. The Sprintf's arguments are
-// kept in formats, so a literal of the type can be rendered.
-func (s *scope) errorFormat(fd *ast.FuncDecl, formats *map[string]typeFormat) string {
-	body := fd.Body
-	recvName := ""
+// kept in m.formats, so a literal of the type can be rendered.
+func (s *scope) errorFormat(fd *ast.FuncDecl, tn *types.TypeName) string {
+	var recv types.Object
 	if names := fd.Recv.List[0].Names; len(names) == 1 {
-		recvName = names[0].Name
+		recv = s.info.Defs[names[0]]
 	}
-	typeName, _ := receiver(fd)
 	var sprintf, constant string
-	ast.Inspect(body, func(n ast.Node) bool {
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false
 		}
@@ -123,20 +134,14 @@ func (s *scope) errorFormat(fd *ast.FuncDecl, formats *map[string]typeFormat) st
 		if !ok || len(ret.Results) != 1 {
 			return true
 		}
-		if call, ok := ret.Results[0].(*ast.CallExpr); ok && s.isFunc(call, []string{"fmt"}, "Sprintf") && len(call.Args) > 0 {
+		if call, ok := ret.Results[0].(*ast.CallExpr); ok && s.calls(call, []string{"fmt"}, "Sprintf") && len(call.Args) > 0 {
 			if f, ok := stringLit(call.Args[0]); ok && sprintf == "" {
 				sprintf = f
 				tf := typeFormat{format: f}
 				for _, a := range call.Args[1:] {
-					field := ""
-					if sel, ok := a.(*ast.SelectorExpr); ok {
-						if x, ok := sel.X.(*ast.Ident); ok && x.Name == recvName && recvName != "" {
-							field = sel.Sel.Name
-						}
-					}
-					tf.fields = append(tf.fields, field)
+					tf.fields = append(tf.fields, s.receiverField(a, recv))
 				}
-				(*formats)[s.p.path+"."+typeName] = tf
+				s.m.formats[key(tn)] = tf
 			}
 			return true
 		}
@@ -151,8 +156,20 @@ func (s *scope) errorFormat(fd *ast.FuncDecl, formats *map[string]typeFormat) st
 	return constant
 }
 
+// receiverField is the field name when a is recv.Field, else "".
+func (s *scope) receiverField(a ast.Expr, recv types.Object) string {
+	sel, ok := a.(*ast.SelectorExpr)
+	if !ok || recv == nil {
+		return ""
+	}
+	if x, ok := sel.X.(*ast.Ident); ok && s.info.Uses[x] == recv {
+		return sel.Sel.Name
+	}
+	return ""
+}
+
 // concatFormat turns "a" + x + "b" into "a%vb"; ok only when some part is
-// a string constant.
+// a string literal.
 func concatFormat(e ast.Expr) (string, bool) {
 	var parts []ast.Expr
 	var flatten func(ast.Expr)
@@ -180,62 +197,60 @@ func concatFormat(e ast.Expr) (string, bool) {
 
 // valueSpecs calls fn with every package-level const or var spec of p
 // (tok says which) whose names all have values.
-func (m *modIndex) valueSpecs(p *pkg, tok token.Token, fn func(s *scope, gd *ast.GenDecl, vs *ast.ValueSpec)) {
-	for _, f := range p.files {
-		s := m.scope(p, f)
-		for _, d := range f.ast.Decls {
+func (m *modIndex) valueSpecs(p *program.Package, tok token.Token, fn func(gd *ast.GenDecl, vs *ast.ValueSpec)) {
+	for _, f := range p.Syntax {
+		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)
 			if !ok || gd.Tok != tok {
 				continue
 			}
 			for _, sp := range gd.Specs {
 				if vs := sp.(*ast.ValueSpec); len(vs.Values) == len(vs.Names) {
-					fn(s, gd, vs)
+					fn(gd, vs)
 				}
 			}
 		}
 	}
 }
 
-// declareCodes finds the constants of p's code types.
-func (m *modIndex) declareCodes(p *pkg) {
-	m.valueSpecs(p, token.CONST, func(s *scope, _ *ast.GenDecl, vs *ast.ValueSpec) {
-		if vs.Type == nil {
-			return
+// declareCodes finds the constants of p's code types, with the values the
+// type checker gives them.
+func (m *modIndex) declareCodes(p *program.Package) {
+	for _, name := range p.Types.Scope().Names() {
+		c, ok := p.Types.Scope().Lookup(name).(*types.Const)
+		if !ok || !m.codeTypes[namedKey(c.Type())] {
+			continue
 		}
-		tp, tn, ok := s.resolve(vs.Type)
-		if !ok || !m.codeTypes[tp+"."+tn] {
-			return
+		if v, exact := constantInt(c); exact {
+			m.codes[key(c)] = &Code{Name: name, Value: v, Package: p.PkgPath, PkgName: p.Name}
 		}
-		for i, name := range vs.Names {
-			if v, ok := intLit(vs.Values[i]); ok {
-				m.codes[p.path+"."+name.Name] = &Code{Name: name.Name, Value: v, Package: p.path, PkgName: p.name}
-			}
-		}
-	})
+	}
 }
 
 // declareSentinels finds p's package-level error variables.
-func (m *modIndex) declareSentinels(p *pkg) {
-	m.valueSpecs(p, token.VAR, func(s *scope, gd *ast.GenDecl, vs *ast.ValueSpec) {
+func (m *modIndex) declareSentinels(p *program.Package) {
+	s := m.scope(p)
+	m.valueSpecs(p, token.VAR, func(gd *ast.GenDecl, vs *ast.ValueSpec) {
 		doc := docText(vs.Doc, vs.Comment)
 		if !gd.Lparen.IsValid() {
 			doc = docText(vs.Doc, gd.Doc, vs.Comment)
 		}
 		for i, name := range vs.Names {
-			if name.Name == "_" {
+			obj, ok := s.info.Defs[name].(*types.Var)
+			if !ok || name.Name == "_" {
 				continue
 			}
 			e := s.sentinel(vs.Values[i])
 			if e == nil {
 				continue
 			}
-			e.Kind, e.Package, e.PkgName, e.Name = Sentinel, p.path, p.name, name.Name
-			e.File, e.Line, e.Doc = s.f.rel, s.f.line(name.Pos()), doc
-			if _, dup := m.sentinels[e.Key()]; dup {
-				continue // the same name in files for other platforms: the first file wins
+			at, ok := s.where(name.Pos())
+			if !ok {
+				continue
 			}
-			m.sentinels[e.Key()] = e
+			e.Kind, e.Package, e.PkgName, e.Name = Sentinel, p.PkgPath, p.Name, name.Name
+			e.Where, e.Doc, e.Internal = at, doc, p.Internal
+			m.sentinels[key(obj)] = e
 		}
 	})
 }
@@ -255,16 +270,12 @@ func (s *scope) sentinel(v ast.Expr) *Error {
 			}
 			return e
 		}
-		if tp, tn, ok := s.resolve(v.Fun); ok && len(v.Args) == 1 {
-			if t := s.m.types[tp+"."+tn]; t != nil {
-				return s.literalError(t, v)
-			}
+		if t := s.m.types[s.typeKey(v.Fun)]; t != nil && len(v.Args) == 1 {
+			return s.literalError(t, v)
 		}
 	case *ast.CompositeLit:
-		if tp, tn, ok := s.resolve(v.Type); ok {
-			if t := s.m.types[tp+"."+tn]; t != nil {
-				return s.literalError(t, v)
-			}
+		if t := s.m.types[s.typeKey(v.Type)]; t != nil && v.Type != nil {
+			return s.literalError(t, v)
 		}
 	}
 	return nil
@@ -284,25 +295,7 @@ func (s *scope) literalError(t *Error, lit ast.Node) *Error {
 				rendered = msg // the innermost literal that renders: outer types delegate to it
 			}
 			for _, el := range n.Elts {
-				kv, ok := el.(*ast.KeyValueExpr)
-				if !ok {
-					continue
-				}
-				key, _ := kv.Key.(*ast.Ident)
-				if key == nil {
-					continue
-				}
-				if cp, cn, ok := s.resolve(kv.Value); ok && s.m.codes[cp+"."+cn] != nil && e.Code == nil {
-					c := *s.m.codes[cp+"."+cn]
-					if _, tn, ok := s.resolve(n.Type); ok {
-						c.CarrierType = tn
-					}
-					c.CarrierField = key.Name
-					e.Code = &c
-				}
-				if n, ok := intLit(kv.Value); ok && n >= 100 && n <= 599 && isStatusField(key.Name) {
-					e.HTTPStatus = n
-				}
+				s.literalField(e, n, el)
 			}
 		case *ast.BasicLit:
 			if str, ok := stringLit(n); ok && text == "" && strings.TrimSpace(str) != "" {
@@ -318,36 +311,46 @@ func (s *scope) literalError(t *Error, lit ast.Node) *Error {
 	return e
 }
 
+// literalField attaches what one field of a literal says to e: the first
+// code constant, and an HTTP status.
+func (s *scope) literalField(e *Error, lit *ast.CompositeLit, el ast.Expr) {
+	kv, ok := el.(*ast.KeyValueExpr)
+	if !ok {
+		return
+	}
+	field, ok := kv.Key.(*ast.Ident)
+	if !ok {
+		return
+	}
+	if c := s.constOf(kv.Value); c != nil && s.m.codes[key(c)] != nil && e.Code == nil {
+		code := *s.m.codes[key(c)]
+		if lit.Type != nil {
+			if tk := s.typeKey(lit.Type); tk != "" {
+				code.CarrierType = tk[strings.LastIndexByte(tk, '.')+1:]
+			}
+		}
+		code.CarrierField = field.Name
+		e.Code = &code
+	}
+	if n, ok := s.intValue(kv.Value); ok && n >= 100 && n <= 599 && isStatusField(field.Name) {
+		e.HTTPStatus = n
+	}
+}
+
 // render is the message a composite literal of an error type makes: the
 // type's Sprintf format with each verb replaced by the value the literal
-// gives the field it prints. ok only when every verb has a value.
+// gives the field it prints. ok only when every verb has a value that
+// prints as the source states it: a number constant printed with %v
+// whose type has a String or Error method prints that, not the number.
 func (s *scope) render(lit *ast.CompositeLit) (string, bool) {
-	tp, tn, ok := s.resolve(lit.Type)
+	if lit.Type == nil {
+		return "", false
+	}
+	tf, ok := s.m.formats[s.typeKey(lit.Type)]
 	if !ok {
 		return "", false
 	}
-	tf, ok := s.m.formats[tp+"."+tn]
-	if !ok {
-		return "", false
-	}
-	values := map[string]string{}
-	for _, el := range lit.Elts {
-		kv, ok := el.(*ast.KeyValueExpr)
-		if !ok {
-			continue
-		}
-		key, ok := kv.Key.(*ast.Ident)
-		if !ok {
-			continue
-		}
-		if str, ok := stringLit(kv.Value); ok {
-			values[key.Name] = str
-		} else if n, ok := intLit(kv.Value); ok {
-			values[key.Name] = strconv.Itoa(n)
-		} else if cp, cn, ok := s.resolve(kv.Value); ok && s.m.codes[cp+"."+cn] != nil {
-			values[key.Name] = strconv.Itoa(s.m.codes[cp+"."+cn].Value)
-		}
-	}
+	values := s.fieldValues(lit)
 	verbs := Verbs(tf.format)
 	if len(verbs) != len(tf.fields) || len(verbs) == 0 {
 		return "", false
@@ -356,18 +359,59 @@ func (s *scope) render(lit *ast.CompositeLit) (string, bool) {
 	last := 0
 	for i, v := range verbs {
 		val, ok := values[tf.fields[i]]
-		if !ok || tf.fields[i] == "" {
+		if !ok || tf.fields[i] == "" || val.methods && v.Verb != 'd' {
 			return "", false
 		}
+		text := val.text
 		if v.Verb == 'q' {
-			val = strconv.Quote(val)
+			text = strconv.Quote(text)
 		}
 		b.WriteString(tf.format[last:v.Start])
-		b.WriteString(val)
+		b.WriteString(text)
 		last = v.End
 	}
 	b.WriteString(tf.format[last:])
 	return strings.ReplaceAll(b.String(), "%%", "%"), true
+}
+
+// fieldValue is a literal's field as printed: a string literal, or an
+// integer constant, which methods says may print otherwise.
+type fieldValue struct {
+	text    string
+	methods bool // its type has a String or Error method
+}
+
+// fieldValues are the constant fields of a literal, by name.
+func (s *scope) fieldValues(lit *ast.CompositeLit) map[string]fieldValue {
+	values := map[string]fieldValue{}
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		field, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		if str, ok := stringLit(kv.Value); ok {
+			values[field.Name] = fieldValue{text: str}
+		} else if n, ok := s.intValue(kv.Value); ok {
+			values[field.Name] = fieldValue{text: strconv.Itoa(n), methods: printsItself(s.info.TypeOf(kv.Value))}
+		}
+	}
+	return values
+}
+
+// printsItself reports a type fmt prints through its own method.
+func printsItself(t types.Type) bool {
+	for _, name := range []string{"String", "Error"} {
+		if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name); obj != nil {
+			if _, ok := obj.(*types.Func); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isStatusField(name string) bool {
@@ -389,4 +433,14 @@ func applyFormat(format, text string) string {
 		return format[:v[0].Start] + text + format[v[0].End:]
 	}
 	return text
+}
+
+// constantInt is an integer constant's value; exact is false for one
+// that does not fit an int64 or is not an integer.
+func constantInt(c *types.Const) (int, bool) {
+	if c.Val().Kind() != constant.Int {
+		return 0, false
+	}
+	n, exact := constant.Int64Val(c.Val())
+	return int(n), exact
 }

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/errkb/errkb"
@@ -32,18 +35,22 @@ func fixture(t *testing.T) string {
 	return dir
 }
 
+// fixedTime is the analyzedAt the tests give a folder, as
+// SOURCE_DATE_EPOCH does for `errkb extract`.
+const fixedTime = "2026-01-01T00:00:00Z"
+
 // extractTo runs what `errkb extract --repo acme-labs/widget --ref v1.2.0
-// DIR` runs and returns the folder written.
+// DIR` runs and returns what it found.
 func extractTo(t *testing.T, src, out string) *extract.Result {
 	t.Helper()
 	s, err := extract.Resolve(context.Background(), src, "acme-labs/widget", "v1.2.0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := extract.Dir(s.Dir, extract.Options{})
-	if err != nil {
-		t.Fatal(err)
+	if s.Origin.Time == "" {
+		s.Origin.Time = fixedTime
 	}
+	res := load(t, s, extract.LoadOptions{})
 	recs, err := extract.Records(res.Errors, s.Dir, s.Origin)
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +61,37 @@ func extractTo(t *testing.T, src, out string) *extract.Result {
 	if err := extract.Write(out, recs, prov, name, text); err != nil {
 		t.Fatal(err)
 	}
+	return res
+}
+
+// load loads and extracts a source with options.
+func load(t *testing.T, s extract.Source, o extract.LoadOptions) *extract.Result {
+	t.Helper()
+	prog, err := extract.Load(context.Background(), s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return extract.Extract(prog, extract.Options{})
+}
+
+// loaded memoises loadFixture: each load runs the go command and
+// type-checks the fixture's imports, and most tests only read the result.
+var loaded sync.Map // fmt.Sprint(LoadOptions) -> *extract.Result
+
+// loadFixture extracts a copy of the fixture with options, once per
+// options for the whole test binary. Callers must not change the result.
+func loadFixture(t *testing.T, o extract.LoadOptions) *extract.Result {
+	t.Helper()
+	k := fmt.Sprint(o.Tags, o.Tests)
+	if res, ok := loaded.Load(k); ok {
+		return res.(*extract.Result)
+	}
+	s, err := extract.Resolve(context.Background(), fixture(t), "acme-labs/widget", "v1.2.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := load(t, s, o)
+	loaded.Store(k, res)
 	return res
 }
 
@@ -130,10 +168,7 @@ func message(msg string) func(e *extract.Error) bool {
 }
 
 func TestWhatItFinds(t *testing.T) {
-	res, err := extract.Dir(fixture(t), extract.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := loadFixture(t, extract.LoadOptions{})
 	key := func(e *extract.Error) string { return e.Key() }
 	tests := []struct {
 		name  string
@@ -172,7 +207,7 @@ func TestWhatItFinds(t *testing.T) {
 			}
 		}},
 		{"error type with a constant Error, raised by conversion", named("ColorError"), func(t *testing.T, e *extract.Error) {
-			if e.Message != "widget: unknown color" || len(e.Sites) != 1 || e.Sites[0].Func != "check" {
+			if e.Message != "widget: unknown color" || len(e.Sites) == 0 || e.Sites[0].Func != "check" {
 				t.Errorf("%+v", e)
 			}
 		}},
@@ -196,8 +231,13 @@ func TestWhatItFinds(t *testing.T) {
 				t.Errorf("wraps = %v", e.Wraps)
 			}
 		}},
-		{"a sentinel of an internal package", named("ErrStripped"), func(t *testing.T, e *extract.Error) {
-			if e.Package != "example.com/acme/widget/internal/gears" || e.File != "internal/gears/gears.go" || len(e.Sites) != 2 {
+		{"a sentinel of an internal package is kept and marked", named("ErrStripped"), func(t *testing.T, e *extract.Error) {
+			if e.Package != "example.com/acme/widget/internal/gears" || e.File != "internal/gears/gears.go" || !e.Internal {
+				t.Errorf("%+v", e)
+			}
+		}},
+		{"a sentinel of a package others can import is not marked internal", named("ErrNoWidget"), func(t *testing.T, e *extract.Error) {
+			if e.Internal {
 				t.Errorf("%+v", e)
 			}
 		}},
@@ -211,12 +251,12 @@ func TestWhatItFinds(t *testing.T) {
 			tt.check(t, e)
 		})
 	}
-	for _, absent := range []string{"ErrNested", "ErrInTestdata", "errOnlyInTests"} {
+	for _, absent := range []string{"ErrNested", "ErrInTestdata", "errOnlyInTests", "ErrFake", "ErrPlan9"} {
 		if e := find(t, res, named(absent)); e != nil {
-			t.Errorf("%s extracted from %s: nested modules, testdata and tests are not the module's code", absent, e.File)
+			t.Errorf("%s extracted from %s: nested modules, testdata, tests, test helpers and other platforms' files are not the module's code", absent, e.File)
 		}
 	}
-	if len(res.Problems) != 1 || res.Problems[0].File != "broken.go" {
+	if len(res.Problems) != 1 || res.Problems[0].File != "broken.go" || !res.Problems[0].Skipped {
 		t.Errorf("problems = %v, want broken.go reported", res.Problems)
 	}
 	if find(t, res, message("widget: never seen")) != nil {
@@ -363,6 +403,8 @@ func TestGithubRepoOfModule(t *testing.T) {
 		{"github.com/acme-labs/widget", "acme-labs/widget", ""},
 		{"github.com/acme-labs/widget/v3", "acme-labs/widget", ""},
 		{"github.com/acme-labs/tools/sprocket", "acme-labs/tools", "sprocket"},
+		{"golang.org/x/net", "golang/net", ""},
+		{"golang.org/x/tools/gopls", "golang/tools", "gopls"},
 	}
 	for _, tt := range tests {
 		dir := t.TempDir()
@@ -376,5 +418,33 @@ func TestGithubRepoOfModule(t *testing.T) {
 		if s.Origin.Repo != tt.repo || s.Origin.Subdir != tt.subdir {
 			t.Errorf("%s: repo %q in %q, want %q in %q", tt.mod, s.Origin.Repo, s.Origin.Subdir, tt.repo, tt.subdir)
 		}
+	}
+}
+
+// TestStdSource: std is the go command's own GOROOT, linked under src/ at
+// the release tag, dated by $GOROOT/VERSION.
+func TestStdSource(t *testing.T) {
+	s, err := extract.Resolve(context.Background(), "std", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := s.Origin
+	if o.Repo != "golang/go" || o.Subdir != "src" || o.Module != "std" || !strings.HasPrefix(o.Version, "go") {
+		t.Errorf("origin %+v", o)
+	}
+	if filepath.Base(s.Dir) != "src" || len(s.Patterns) != 1 || s.Patterns[0] != "std" {
+		t.Errorf("dir %s, patterns %v", s.Dir, s.Patterns)
+	}
+	if release := regexp.MustCompile(`^go1\.[0-9]+\.[0-9]+$`); release.MatchString(o.Version) {
+		if o.Ref != o.Version || o.Time == "" {
+			t.Errorf("a release's origin %+v: want its tag as the ref and its time", o)
+		}
+		if got, want := o.LineURL("errors/errors.go", 1), "https://github.com/golang/go/blob/"+o.Version+"/src/errors/errors.go#L1"; got != want {
+			t.Errorf("link %s, want %s", got, want)
+		}
+	}
+	name, _, spdx := extract.License(filepath.Dir(s.Dir))
+	if name != "LICENSE" || spdx != "BSD-3-Clause" {
+		t.Errorf("GOROOT's license: %s %s", name, spdx)
 	}
 }

@@ -1,10 +1,19 @@
 package extract
 
 import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/errkb/errkb/extract/program"
 )
 
 // FuzzVerbs: any format string splits into verbs and literal text without
@@ -28,9 +37,14 @@ func FuzzVerbs(f *testing.F) {
 	})
 }
 
-// FuzzExtract: any Go file, extracted as a one-file module, gives records
-// whose snippet holds its definition line.
+// FuzzExtract: any Go file, type-checked as a one-file package, gives
+// records whose snippet holds their definition line. The file is checked
+// in memory with the standard library's source (one importer for the
+// whole run, so each package is checked once), not through the go
+// command: a fuzzed `import "C"` runs no C compiler, a fuzzed import
+// reaches no network, and inputs run by the thousand.
 func FuzzExtract(f *testing.F) {
+	f.Setenv("CGO_ENABLED", "0")
 	seed, err := os.ReadFile("testdata/widget/errors.go")
 	if err != nil {
 		f.Fatal(err)
@@ -38,19 +52,23 @@ func FuzzExtract(f *testing.F) {
 	f.Add(string(seed))
 	f.Add("package p\nvar ErrX = errors.New(\"x\")\n")
 	f.Add("package p\nimport \"fmt\"\nfunc F() error { return fmt.Errorf(\"f %w\", ErrX) }\nvar ErrX = fmt.Errorf(\"%w\", ErrX)\n")
+	f.Add("package p\nimport . \"errors\"\ntype T = E\ntype E string\nfunc (E) Error() string { return \"p: e\" }\nvar ErrY = New(\"p: y\")\nfunc G() error { ErrY := 1; _ = ErrY; return T(\"x\") }\n")
+	fset := token.NewFileSet()
+	imp := importer.ForCompiler(fset, "source", nil)
 	f.Fuzz(func(t *testing.T, src string) {
 		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/acme/fuzz\n"), 0o644); err != nil {
+		name := filepath.Join(dir, "a.go")
+		if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		res, err := Dir(dir, Options{})
+		file, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return
 		}
-		recs, err := Records(res.Errors, dir, Origin{Repo: "acme-labs/fuzz", Ref: "v0.0.1", Module: "example.com/acme/fuzz"})
+		pkg := checkOne(fset, imp, file)
+		origin := Origin{Repo: "acme-labs/fuzz", Ref: "v0.0.1", Module: "example.com/acme/fuzz"}
+		res := Extract(program.New(fset, dir, origin, pkg), Options{})
+		recs, err := Records(res.Errors, dir, origin)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,4 +79,19 @@ func FuzzExtract(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkOne type-checks one file as the package example.com/acme/fuzz,
+// keeping going past type errors as the loader does.
+func checkOne(fset *token.FileSet, imp types.Importer, file *ast.File) *packages.Package {
+	info := &types.Info{
+		Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
+		Implicits: map[ast.Node]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}, Scopes: map[ast.Node]*types.Scope{},
+	}
+	conf := types.Config{Importer: imp, Error: func(error) {}}
+	tp, _ := conf.Check("example.com/acme/fuzz", fset, []*ast.File{file}, info)
+	return &packages.Package{
+		ID: tp.Path(), PkgPath: tp.Path(), Name: file.Name.Name, Fset: fset, Types: tp, TypesInfo: info,
+		Syntax: []*ast.File{file}, GoFiles: []string{fset.File(file.Pos()).Name()},
+	}
 }

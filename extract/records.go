@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,17 +13,6 @@ import (
 
 	"github.com/errkb/errkb"
 )
-
-// Origin is where a module's source lives, for links, ids and provenance.
-type Origin struct {
-	Repo    string // OWNER/NAME on GitHub
-	Subdir  string // the module's folder in the repo; "" at its root
-	Ref     string // what links point at: the commit when known, else a tag; "" for no links
-	Commit  string // the commit, when known
-	Time    string // RFC 3339 time of the commit or version, when known
-	Module  string // module path
-	Version string // module version, when known
-}
 
 // SnippetRadius is how many lines a snippet shows each side of the
 // definition: 15 lines in all.
@@ -81,7 +69,7 @@ func recordID(repo, key string) string {
 }
 
 func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, error) {
-	repoPath := path.Join(o.Subdir, e.File)
+	repoPath := o.RepoPath(e.File)
 	lines, err := files.get(e.File)
 	if err != nil {
 		return errkb.Record{}, err
@@ -111,7 +99,7 @@ func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, er
 		SourceCode:      strings.Join(lines[start-1:end], "\n"),
 		SourceCodeStart: start,
 		SourceCodeEnd:   end,
-		GithubURL:       rangeURL(o, repoPath, start, end),
+		GithubURL:       o.RangeURL(e.File, start, end),
 		Documentation:   e.Doc,
 		Tags:            tags(e, o.Module),
 		AnalyzedSha:     o.Commit,
@@ -126,27 +114,10 @@ func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, er
 		r.NumericCode = new(e.Code.Value)
 	}
 	for _, s := range e.Sites {
-		p := path.Join(o.Subdir, s.File)
-		r.CallSites = append(r.CallSites, errkb.CallSite{FilePath: p, LineNumber: s.Line, Function: s.Func, GithubURL: lineURL(o, p, s.Line)})
+		r.CallSites = append(r.CallSites, errkb.CallSite{FilePath: o.RepoPath(s.File), LineNumber: s.Line, Function: s.Func,
+			GithubURL: o.LineURL(s.File, s.Line)})
 	}
 	return r, nil
-}
-
-// rangeURL links to the snippet's lines at o.Ref; "" when there is no ref.
-func rangeURL(o Origin, file string, start, end int) string {
-	u := lineURL(o, file, start)
-	if u == "" || end == start {
-		return u
-	}
-	return u + "-L" + strconv.Itoa(end)
-}
-
-// lineURL links to one line at o.Ref; "" when there is no ref.
-func lineURL(o Origin, file string, line int) string {
-	if o.Repo == "" || o.Ref == "" {
-		return ""
-	}
-	return "https://github.com/" + o.Repo + "/blob/" + o.Ref + "/" + file + "#L" + strconv.Itoa(line)
 }
 
 // ErrorCode is the project's own code when it has one: the code constant
@@ -186,9 +157,12 @@ func errorClass(e *Error) string {
 }
 
 // tags are the package's folders within the module, or its name for the
-// module's root package.
+// module's root package. A standard library package's path is its folder.
 func tags(e *Error, module string) []string {
-	rel := strings.TrimPrefix(strings.TrimPrefix(e.Package, module), "/")
+	rel := e.Package
+	if module != "std" {
+		rel = strings.TrimPrefix(strings.TrimPrefix(e.Package, module), "/")
+	}
 	var out []string
 	if rel == "" {
 		out = []string{strings.ToLower(e.PkgName)}
@@ -324,9 +298,9 @@ func kebab(id string) string { return strings.ToLower(strings.Join(words(id), "-
 func screaming(id string) string { return strings.ToUpper(strings.Join(words(id), "_")) }
 
 // importable reports whether other modules can name the package's
-// identifiers: not a main package, not below an internal folder.
+// identifiers: not a main package, not an internal one.
 func importable(e *Error) bool {
-	return e.PkgName != "main" && !strings.Contains(e.Package+"/", "/internal/")
+	return e.PkgName != "main" && !e.Internal
 }
 
 // typeGuard is Go that detects the error, made only from what the source

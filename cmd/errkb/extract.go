@@ -6,30 +6,47 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/extract"
 	"github.com/errkb/errkb/extract/natserrors"
+	"github.com/errkb/errkb/extract/program"
 )
 
-const extractUsage = `usage: errkb extract [--out DIR] [--repo OWNER/NAME] [--ref REF] SOURCE...
+const extractUsage = `usage: errkb extract [--out DIR] [--repo OWNER/NAME] [--ref REF] [--tags T,U] [--include-tests] SOURCE...
 
-SOURCE is a Go module's root folder or MODULE@VERSION (downloaded through
-the Go module proxy with its checksum verified, as "go mod download" does).
-Each module's errors are written to DIR/OWNER/NAME/, one record a file,
-with _source.json and the module's license beside them.
+SOURCE is a Go module's root folder; MODULE@VERSION (downloaded through
+the Go module proxy with its checksum verified, as "go mod download" does);
+std, the standard library of the local Go; or std@goX.Y.Z, that Go
+release's, from the module proxy. Each module's errors are written to
+DIR/OWNER/NAME/, one record a file, with _source.json and the module's
+license beside them. Files are chosen as go build would for this GOOS and
+GOARCH; tests, examples, benchmarks and test helpers are left out.
 
 `
 
+// extractFlags are the options of one extract run.
+type extractFlags struct {
+	out, repo, ref string
+	tags           []string
+	tests          bool
+	getenv         func(string) string
+}
+
 // extractCmd writes the records of each SOURCE; progress goes to stderr.
-func extractCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func extractCmd(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, extractUsage); fs.PrintDefaults() }
-	out := fs.String("out", "errkb-records", "folder to write the records to")
-	repo := fs.String("repo", "", "GitHub repo OWNER/NAME of the source (needed when the module path is not github.com/OWNER/NAME)")
-	ref := fs.String("ref", "", "commit or tag that source links point at (default: the module's commit when known, else its version tag)")
+	f := extractFlags{getenv: getenv}
+	fs.StringVar(&f.out, "out", "errkb-records", "folder to write the records to")
+	fs.StringVar(&f.repo, "repo", "", "GitHub repo OWNER/NAME of the source (needed when the module path is not github.com/OWNER/NAME or golang.org/x/NAME)")
+	fs.StringVar(&f.ref, "ref", "", "commit or tag that source links point at (default: the module's commit when known, else its version tag)")
+	tags := fs.String("tags", "", "comma-separated build tags to add to the default build constraints, as go build -tags")
+	fs.BoolVar(&f.tests, "include-tests", false, "also extract test files, examples, benchmarks and test-helper packages")
 	if err := fs.Parse(args); err != nil {
 		return parseExit(err)
 	}
@@ -37,12 +54,17 @@ func extractCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fs.Usage()
 		return 2
 	}
-	if fs.NArg() > 1 && (*repo != "" || *ref != "") {
+	if fs.NArg() > 1 && (f.repo != "" || f.ref != "") {
 		fmt.Fprintln(stderr, "errkb extract: --repo and --ref apply to one SOURCE; give one at a time")
 		return 2
 	}
+	for _, t := range strings.Split(*tags, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			f.tags = append(f.tags, t)
+		}
+	}
 	for _, src := range fs.Args() {
-		if err := extractOne(ctx, src, *out, *repo, *ref, stderr); err != nil {
+		if err := extractOne(ctx, src, f, stderr); err != nil {
 			fmt.Fprintf(stderr, "errkb extract: %v\n", err)
 			return 1
 		}
@@ -50,13 +72,26 @@ func extractCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return 0
 }
 
-func extractOne(ctx context.Context, src, out, repo, ref string, stderr io.Writer) error {
+func extractOne(ctx context.Context, src string, f extractFlags, stderr io.Writer) error {
 	start := time.Now()
-	s, err := extract.Resolve(ctx, src, repo, ref)
+	say := func(msg string) { fmt.Fprintf(stderr, "errkb extract: %s: %s\n", src, msg) }
+	say("resolving")
+	s, err := extract.Resolve(ctx, src, f.repo, f.ref)
 	if err != nil {
 		return err
 	}
-	o := s.Origin
+	o := &s.Origin
+	prog, err := extract.Load(ctx, s, extract.LoadOptions{Tags: f.tags, Tests: f.tests, Progress: say})
+	if err != nil {
+		return err
+	}
+	if o.Time == "" {
+		o.Time = sourceDateEpoch(f.getenv)
+	}
+	if o.Time == "" {
+		o.Time = extract.FolderTime(ctx, s, prog)
+	}
+	reportLoad(prog, say)
 	table, err := natserrors.Open(s.Dir, o.Module)
 	if err != nil {
 		return fmt.Errorf("%s: %w", src, err)
@@ -65,13 +100,8 @@ func extractOne(ctx context.Context, src, out, repo, ref string, stderr io.Write
 	if table != nil {
 		opts.TrackCalls = table.Track()
 	}
-	res, err := extract.Dir(s.Dir, opts)
-	if err != nil {
-		return err
-	}
-	for _, p := range res.Problems {
-		fmt.Fprintf(stderr, "errkb extract: %s: skipped %s\n", src, p)
-	}
+	res := extract.Extract(prog, opts)
+	reportProblems(res.Problems, say)
 	errs := res.Errors
 	if table != nil {
 		errs = append(errs, table.Errors(res.Calls)...)
@@ -79,22 +109,83 @@ func extractOne(ctx context.Context, src, out, repo, ref string, stderr io.Write
 	if len(errs) == 0 {
 		return fmt.Errorf("%s: %w", src, extract.ErrNoErrors)
 	}
-	recs, err := extract.Records(errs, s.Dir, o)
+	recs, err := extract.Records(errs, s.Dir, *o)
 	if err != nil {
 		return fmt.Errorf("%s: %w", src, err)
 	}
-	licName, licText, spdx := extract.License(s.Dir)
+	licName, licText, spdx := extract.License(licenseDir(s))
 	prov := errkb.Provenance{Repo: o.Repo, Module: o.Module, Version: o.Version, Commit: o.Commit,
 		License: spdx, LicenseFile: licName, Tool: extract.Tool}
-	if err := extract.Write(out, recs, prov, licName, licText); err != nil {
+	if err := extract.Write(f.out, recs, prov, licName, licText); err != nil {
 		return fmt.Errorf("%s: %w", src, err)
 	}
 	kinds := map[extract.Kind]int{}
 	for _, e := range errs {
 		kinds[e.Kind]++
 	}
-	fmt.Fprintf(stderr, "errkb extract: %s: %d files, %d records (%d sentinels, %d made in functions, %d error types, %d API errors), %d files skipped, in %s -> %s\n",
-		src, res.Files, len(recs), kinds[extract.Sentinel], kinds[extract.Call], kinds[extract.Type], kinds[extract.API],
-		len(res.Problems), time.Since(start).Round(time.Millisecond), filepath.Join(out, filepath.FromSlash(o.Repo)))
+	say(fmt.Sprintf("%s, %s, %s (%d sentinels, %d made in functions, %d error types, %d API errors), in %s -> %s",
+		count(len(prog.Packages), "package"), count(res.Files, "file"), count(len(recs), "record"),
+		kinds[extract.Sentinel], kinds[extract.Call], kinds[extract.Type], kinds[extract.API],
+		time.Since(start).Round(time.Millisecond), filepath.Join(f.out, filepath.FromSlash(o.Repo))))
 	return nil
+}
+
+// licenseDir is where a source's license is: the module's root, or for
+// the standard library GOROOT, above src.
+func licenseDir(s extract.Source) string {
+	if s.Origin.Module == "std" {
+		return filepath.Dir(s.Dir)
+	}
+	return s.Dir
+}
+
+// sourceDateEpoch is SOURCE_DATE_EPOCH as a time, or "": the time a build
+// may name for its sources (reproducible-builds.org), which analyzedAt
+// takes for a folder whose version has no time of its own.
+func sourceDateEpoch(getenv func(string) string) string {
+	sec, err := strconv.ParseInt(getenv("SOURCE_DATE_EPOCH"), 10, 64)
+	if err != nil {
+		return ""
+	}
+	return time.Unix(sec, 0).UTC().Format(time.RFC3339)
+}
+
+// reportLoad says what the loader left out, so nothing is dropped
+// silently.
+func reportLoad(prog *program.Program, say func(string)) {
+	if prog.Excluded > 0 {
+		say(fmt.Sprintf("%s excluded by build constraints (other platforms, tags not given; --tags adds tags)", count(prog.Excluded, "file")))
+	}
+	if n := len(prog.Skipped); n > 0 {
+		var names []string
+		for _, s := range prog.Skipped[:min(n, 5)] {
+			names = append(names, s.Path+" ("+s.Reason+")")
+		}
+		more := ""
+		if n > 5 {
+			more = fmt.Sprintf(" and %d more", n-5)
+		}
+		say(fmt.Sprintf("left out %s as tests, examples, benchmarks or test helpers (--include-tests keeps them): %s%s",
+			count(n, "package"), strings.Join(names, ", "), more))
+	}
+}
+
+// reportProblems prints what the loader could not read: the first ten,
+// then how many more.
+func reportProblems(probs []extract.Problem, say func(string)) {
+	for i, p := range probs {
+		if i == 10 {
+			say(fmt.Sprintf("and %d more problems", len(probs)-10))
+			break
+		}
+		say(p.String())
+	}
+}
+
+// count is "1 file", "2 files".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -28,7 +28,7 @@ Usage:
   errkb annotate [--dataset DIR]... [--url BASE] [--base-url URL] [--json] [FILE...]
   errkb export --out DIR [--base-url URL] [--force] [--dataset DIR]...
   errkb validate [PATH...]
-  errkb extract [--out DIR] [--repo OWNER/NAME] [--ref REF] SOURCE...
+  errkb extract [--out DIR] [--repo OWNER/NAME] [--ref REF] [--tags T,U] [--include-tests] SOURCE...
   errkb version
 
 Run "errkb COMMAND -h" for the flags of a command.
@@ -52,7 +52,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	case "validate":
 		return validate(args, stdout, stderr)
 	case "extract":
-		return extractCmd(ctx, args, stdout, stderr)
+		return extractCmd(ctx, args, stdout, stderr, getenv)
 	case "version":
 		fmt.Fprintln(stdout, versionString())
 		return 0
