@@ -110,7 +110,7 @@ func BenchmarkAnnotate(b *testing.B) {
 			lines := bytes.Count(tc.input, []byte("\n"))
 			cpu0 := cpuTime()
 			for b.Loop() {
-				opt := Options{MaxLineBytes: index.MaxTextBytes}
+				opt := Options{MaxLineBytes: index.MaxQueryBytes}
 				if strings.HasSuffix(tc.name, "workers=1") {
 					opt.Workers = 1
 				}

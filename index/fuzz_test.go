@@ -59,7 +59,7 @@ func FuzzSearch(f *testing.F) {
 		f.Add(s, uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, text string, filter uint8) {
-		if len(text) > MaxTextBytes {
+		if len(text) > MaxQueryBytes {
 			return // refused before it reaches the index
 		}
 		ix := fixtureIndex(t)
@@ -101,7 +101,7 @@ func FuzzLookup(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		if len(text) > MaxTextBytes {
+		if len(text) > MaxQueryBytes {
 			return
 		}
 		res, err := fixtureIndex(t).Lookup(context.Background(), text)
@@ -138,7 +138,7 @@ func FuzzUnderstand(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, q string) {
 		u := understand(q)
-		if len(u.raw) > MaxTextBytes || !utf8.ValidString(u.raw) {
+		if len(u.raw) > MaxQueryBytes || !utf8.ValidString(u.raw) {
 			t.Fatalf("raw text unbounded or invalid: %d bytes", len(u.raw))
 		}
 		if len(u.words) > maxWords {

@@ -29,7 +29,11 @@ const (
 	DefaultLimit = 20
 	MaxLimit     = 100
 	MaxOffset    = 10000
-	MaxTextBytes = 8 << 10
+	// MaxQueryBytes caps the text of one query or lookup: understand reads
+	// no more, and the web and command-line edges refuse longer text. A
+	// record's own fields have their caps in the root package
+	// (errkb.MaxTextBytes and its neighbours).
+	MaxQueryBytes = 8 << 10
 )
 
 // Result is one page of hits with facet counts over all matches.

@@ -46,8 +46,8 @@ const maxSegments = 24
 // taken as plain words.
 func understand(q string) *understood {
 	q = strings.TrimSpace(strings.ToValidUTF8(q, " "))
-	if len(q) > MaxTextBytes {
-		q = q[:MaxTextBytes]
+	if len(q) > MaxQueryBytes {
+		q = q[:MaxQueryBytes]
 		for !utf8.ValidString(q) {
 			q = q[:len(q)-1]
 		}
