@@ -9,6 +9,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // The candidates stage: understood -> candidates. The records a query may
@@ -110,7 +111,7 @@ func (ix *Index) findPatterns(c *candidates) {
 		ix.t.patterns.match(segs, tokens, true, hits)
 	}
 	for i, seg := range u.segments {
-		for _, ref := range ix.t.templates(normalizeText(seg)) {
+		for _, ref := range ix.t.templates(lex.NormalizeText(seg)) {
 			h := patternHit{weight: ref.weight, full: true, whole: i == 0, text: seg}
 			if better(h, hits[ref.rec]) {
 				hits[ref.rec] = h
@@ -149,7 +150,7 @@ func correctedSegments(segs []string, corr map[string]string) ([]string, map[str
 	for _, s := range segs {
 		var b strings.Builder
 		last := 0
-		for _, sp := range wordSpans(s) {
+		for _, sp := range lex.WordSpans(s) {
 			w := strings.ToLower(s[sp[0]:sp[1]])
 			if c, ok := corr[w]; ok {
 				b.WriteString(s[last:sp[0]])
@@ -159,7 +160,7 @@ func correctedSegments(segs []string, corr map[string]string) ([]string, map[str
 		}
 		b.WriteString(s[last:])
 		out = append(out, b.String())
-		for _, t := range wordsOf(b.String()) {
+		for _, t := range lex.Words(b.String()) {
 			tokens[t] = true
 		}
 	}

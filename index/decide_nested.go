@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // Part of the decide stage: whether a message found in part of the text
@@ -76,7 +77,7 @@ func overlapAtEnd(outer, inner string, segments []string) bool {
 		if strings.HasSuffix(outer, inner[:k]) {
 			// The longest overlap only: it is the one the texts share.
 			joined := outer[:len(outer)-k] + inner
-			return alnumCount(inner[:k]) >= minWholePatternWeight && slices.ContainsFunc(segments, func(seg string) bool { return strings.Contains(seg, joined) })
+			return lex.AlnumCount(inner[:k]) >= minWholePatternWeight && slices.ContainsFunc(segments, func(seg string) bool { return strings.Contains(seg, joined) })
 		}
 	}
 	return false
@@ -95,14 +96,14 @@ func spellsOut(a, b *errkb.Record) bool {
 	n := 0
 	for _, pc := range pieces {
 		lit := strings.ToLower(strings.TrimSpace(pc.lit))
-		if pc.hole || alnumCount(lit) == 0 {
+		if pc.hole || lex.AlnumCount(lit) == 0 {
 			continue
 		}
 		i := strings.Index(msg, lit)
 		if i < 0 {
 			return false
 		}
-		msg, n = msg[i+len(lit):], n+alnumCount(lit)
+		msg, n = msg[i+len(lit):], n+lex.AlnumCount(lit)
 	}
 	return n > 0
 }
@@ -148,7 +149,7 @@ func continuations(segments []string, inner *errkb.Record) (before, after []stri
 	}
 	ownBefore, ownAfter := around(templateWords(inner, nil), run)
 	for _, seg := range segments {
-		spans := wordSpans(seg)
+		spans := lex.WordSpans(seg)
 		words := make([]string, len(spans))
 		for i, sp := range spans {
 			words[i] = strings.ToLower(seg[sp[0]:sp[1]])
@@ -211,7 +212,7 @@ func templateWords(r, wrapped *errkb.Record) []string {
 		case pc.hole:
 			seq = append(seq, hole)
 		default:
-			seq = append(seq, wordsOf(pc.lit)...)
+			seq = append(seq, lex.Words(pc.lit)...)
 		}
 	}
 	return seq
@@ -276,7 +277,7 @@ func longestLiteral(msg string) []string {
 	}
 	var best []string
 	for _, pc := range pieces {
-		if w := wordsOf(pc.lit); !pc.hole && len(w) > len(best) {
+		if w := lex.Words(pc.lit); !pc.hole && len(w) > len(best) {
 			best = w
 		}
 	}

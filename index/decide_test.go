@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // Tests of the decide stage over the real records: lines made so that a
@@ -219,7 +220,7 @@ func nearDuplicates(all, tune []*errkb.Record) []adversarial {
 	}
 	var out []adversarial
 	for _, r := range tune {
-		if !isLiteral(r.ErrorMessage) || len(byBare[bareMessage(r.ErrorMessage)]) < 2 || alnumCount(bareMessage(r.ErrorMessage)) < minWholePatternWeight {
+		if !isLiteral(r.ErrorMessage) || len(byBare[bareMessage(r.ErrorMessage)]) < 2 || lex.AlnumCount(bareMessage(r.ErrorMessage)) < minWholePatternWeight {
 			continue
 		}
 		bare := bareMessage(r.ErrorMessage)
@@ -240,13 +241,13 @@ func extensionsOf(all, tune []*errkb.Record) []adversarial {
 	for _, b := range all {
 		if isLiteral(b.ErrorMessage) {
 			literal = append(literal, b)
-			words[b] = wordsOf(b.ErrorMessage)
+			words[b] = lex.Words(b.ErrorMessage)
 		}
 	}
 	var out []adversarial
 	for _, a := range tune {
-		run := wordsOf(bareMessage(a.ErrorMessage))
-		if !isLiteral(a.ErrorMessage) || alnumCount(a.ErrorMessage) < minPatternWeight {
+		run := lex.Words(bareMessage(a.ErrorMessage))
+		if !isLiteral(a.ErrorMessage) || lex.AlnumCount(a.ErrorMessage) < minPatternWeight {
 			continue
 		}
 		for _, b := range literal {
@@ -356,7 +357,7 @@ func sampleValue(verb string) string {
 // tests: literal text enough to be found inside a line, and no digits,
 // which a line may give as a code that names the record by itself.
 func isInner(r *errkb.Record) bool {
-	return isLiteral(r.ErrorMessage) && alnumCount(r.ErrorMessage) >= minPatternWeight && !strings.ContainsAny(r.ErrorMessage, "0123456789")
+	return isLiteral(r.ErrorMessage) && lex.AlnumCount(r.ErrorMessage) >= minPatternWeight && !strings.ContainsAny(r.ErrorMessage, "0123456789")
 }
 
 func isLiteral(msg string) bool {
@@ -368,7 +369,7 @@ func literalWeight(msg string) int {
 	n := 0
 	for _, pc := range templatePieces(msg) {
 		if !pc.hole {
-			n += alnumCount(pc.lit)
+			n += lex.AlnumCount(pc.lit)
 		}
 	}
 	return n
@@ -376,7 +377,7 @@ func literalWeight(msg string) int {
 
 // bareMessage is a message without a leading client prefix ("nats: ").
 func bareMessage(msg string) string {
-	if loc := clientPrefixRE.FindStringIndex(msg); loc != nil && alnumCount(msg[loc[1]:]) >= minWholePatternWeight {
+	if loc := clientPrefixRE.FindStringIndex(msg); loc != nil && lex.AlnumCount(msg[loc[1]:]) >= minWholePatternWeight {
 		return msg[loc[1]:]
 	}
 	return msg
@@ -387,7 +388,7 @@ func bareMessage(msg string) string {
 func unrelated(outer, inner *errkb.Record) bool {
 	o, in := strings.ToLower(outer.ErrorMessage), strings.ToLower(inner.ErrorMessage)
 	for _, pc := range templatePieces(o) {
-		if !pc.hole && alnumCount(pc.lit) > 0 && strings.Contains(in, strings.TrimSpace(pc.lit)) {
+		if !pc.hole && lex.AlnumCount(pc.lit) > 0 && strings.Contains(in, strings.TrimSpace(pc.lit)) {
 			return false
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // fixtureRecords are fictional records whose text holds markup, so that
@@ -116,7 +117,7 @@ func FuzzLookup(f *testing.F) {
 				t.Fatalf("Lookup(%q): bad alternative", text)
 			}
 		}
-		if c := NormalizeCode(text); NormalizeCode(c) != c {
+		if c := lex.NormalizeCode(text); lex.NormalizeCode(c) != c {
 			t.Fatalf("NormalizeCode is not idempotent on %q", text)
 		}
 	})

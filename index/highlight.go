@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // highlight marks the query's words in a record's message and in a short
@@ -42,7 +43,7 @@ func highlightTerms(terms map[string]bool, r *errkb.Record) map[string][]string 
 func markWords(s string, terms map[string]bool) (string, int) {
 	var b strings.Builder
 	last, n := 0, 0
-	for sp := range eachWordSpan(s) {
+	for sp := range lex.EachWordSpan(s) {
 		w := s[sp[0]:sp[1]]
 		if !termMatches(strings.ToLower(w), terms) {
 			continue
@@ -73,7 +74,7 @@ func termMatches(w string, terms map[string]bool) bool {
 // fragment returns about size bytes of s around its first matched word,
 // highlighted, or "" when no word matches.
 func fragment(s string, terms map[string]bool, size int) string {
-	for sp := range eachWordSpan(s) {
+	for sp := range lex.EachWordSpan(s) {
 		if !termMatches(strings.ToLower(s[sp[0]:sp[1]]), terms) {
 			continue
 		}

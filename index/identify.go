@@ -1,10 +1,10 @@
 package index
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // This file gathers the evidence that names a record outright: its id,
@@ -19,7 +19,7 @@ func (ix *Index) identify(a *candidates) {
 	if i, ok := ix.t.record(whole); ok {
 		a.get(i).id = true
 	}
-	for _, i := range ix.t.byCode(NormalizeCode(whole)) {
+	for _, i := range ix.t.byCode(lex.NormalizeCode(whole)) {
 		a.get(i).code = 2
 	}
 	for _, i := range ix.t.byClass(strings.ToLower(whole)) {
@@ -29,7 +29,7 @@ func (ix *Index) identify(a *candidates) {
 		// The name of a qualified chunk ("syscall.EPERM", "*fs.PathError")
 		// is written as code whatever its case, and the qualified name
 		// itself may be one only this record's code uses.
-		pkg, name, qualified := qualifiedName(c)
+		pkg, name, qualified := lex.QualifiedName(c)
 		if qualified {
 			q := strings.ToLower(pkg + "." + name)
 			if rs := ix.t.idents(q); len(rs) == 1 {
@@ -44,7 +44,7 @@ func (ix *Index) identify(a *candidates) {
 			// codes and classes: "internal" in a host name must not name
 			// the record whose class is "Internal".
 			if identLike(p) || qualified && p == name {
-				for _, i := range ix.t.byCode(NormalizeCode(p)) {
+				for _, i := range ix.t.byCode(lex.NormalizeCode(p)) {
 					e := a.get(i)
 					e.code = max(e.code, 1)
 				}
@@ -56,7 +56,7 @@ func (ix *Index) identify(a *candidates) {
 			lp := strings.ToLower(p)
 			for _, i := range ix.t.idents(lp) {
 				e := a.get(i)
-				if isNumber(lp) {
+				if lex.IsNumber(lp) {
 					e.number += 1 / float64(len(ix.t.idents(lp)))
 				} else {
 					e.ident += 1 / float64(len(ix.t.idents(lp)))
@@ -65,7 +65,7 @@ func (ix *Index) identify(a *candidates) {
 			for _, i := range ix.t.srcIdents(lp) {
 				a.get(i).srcIdent += 1 / float64(len(ix.t.srcIdents(lp)))
 			}
-			if capsIdent(p) {
+			if lex.CapsIdent(p) {
 				for _, i := range ix.t.srcIdents(p) {
 					a.get(i).srcIdent += 1 / float64(len(ix.t.srcIdents(p)))
 				}
@@ -88,7 +88,7 @@ func (ix *Index) identify(a *candidates) {
 	}
 	for _, k := range keyed {
 		k = strings.ToLower(strings.TrimSpace(k))
-		for _, i := range ix.t.byCode(NormalizeCode(k)) {
+		for _, i := range ix.t.byCode(lex.NormalizeCode(k)) {
 			e := a.get(i)
 			e.code = max(e.code, 1)
 		}
@@ -118,7 +118,7 @@ const maxSharedCode = 5
 // is, and its last qualified component when that is identifier-shaped
 // ("nats.JSConsumerOfflineErr", "DbError::SyntaxError").
 func chunkForms(c string) []string {
-	if _, name, ok := qualifiedName(c); ok {
+	if _, name, ok := lex.QualifiedName(c); ok {
 		return []string{c, name}
 	}
 	out := []string{c}
@@ -132,7 +132,7 @@ func chunkForms(c string) []string {
 // rather than a word: with '_', '-', '.' or digits, or in camelCase.
 // ALL-CAPS words are not enough: log levels and stream names are written so.
 func identLike(s string) bool {
-	if len(s) < 3 || isNumber(s) {
+	if len(s) < 3 || lex.IsNumber(s) {
 		return false
 	}
 	prevLower := false
@@ -149,11 +149,11 @@ func identLike(s string) bool {
 // r's class or code.
 func identSpellsName(id string, r *errkb.Record) bool {
 	have := map[string]bool{}
-	for _, w := range strings.Fields(splitIdentifier(id)) {
+	for _, w := range strings.Fields(lex.SplitIdentifier(id)) {
 		have[w] = true
 	}
 	for _, name := range []string{r.ErrorClass, r.ErrorCode} {
-		words := strings.Fields(splitIdentifier(name))
+		words := strings.Fields(lex.SplitIdentifier(name))
 		if len(words) < 2 {
 			continue
 		}
@@ -174,7 +174,7 @@ func identSpellsName(id string, r *errkb.Record) bool {
 func codeNumbers(chunks []string) []string {
 	var out []string
 	for i := 1; i < len(chunks); i++ {
-		if len(chunks[i]) < 3 || !isNumber(chunks[i]) {
+		if len(chunks[i]) < 3 || !lex.IsNumber(chunks[i]) {
 			continue
 		}
 		prev := strings.ToLower(chunks[i-1])
@@ -190,15 +190,6 @@ func codeNumbers(chunks []string) []string {
 // share.
 func isHTTPStatus(s string) bool {
 	return len(s) == 3 && s[0] >= '1' && s[0] <= '5'
-}
-
-func isNumber(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // codeEdits is how many wrong letters a code of n characters may have and
@@ -264,7 +255,7 @@ func (ix *Index) nearList(a *candidates) []fuzzyWord {
 func (ix *Index) nearWords(a *candidates, whole string) []fuzzyWord {
 	var near []fuzzyWord
 	seen := map[string]bool{}
-	for _, key := range []string{NormalizeCode(whole), strings.ToLower(strings.Join(a.u.chunks, ""))} {
+	for _, key := range []string{lex.NormalizeCode(whole), strings.ToLower(strings.Join(a.u.chunks, ""))} {
 		d := codeEdits(len(key))
 		if len(key) > maxFuzzyTermBytes*2 {
 			d = 0
@@ -276,54 +267,4 @@ func (ix *Index) nearWords(a *candidates, whole string) []fuzzyWord {
 		near = append(near, ix.t.codes.within(key, d)...)
 	}
 	return near
-}
-
-// qualifiedNames calls f with each package-qualified name that code uses
-// for r, lower-cased: "syscall.eperm" from a guard comparing against
-// syscall.EPERM, and the record's code under its Go package's name
-// ("zip.errchecksum" for ErrChecksum of archive/zip). A qualified name
-// tells apart records whose bare names are the same (zip's and zlib's
-// ErrChecksum).
-func qualifiedNames(r *errkb.Record, f func(string)) {
-	for _, s := range []string{r.TypeGuard, r.ExampleFix, r.ValidationCode, r.TryCatchPattern} {
-		for _, m := range qualifiedRE.FindAllString(s, 64) {
-			if q, name, _ := strings.Cut(m, "."); q != "errors" && q != "fmt" && len(name) >= 2 {
-				f(strings.ToLower(m))
-			}
-		}
-	}
-	if r.GoPackage != "" && r.ErrorCode != "" && qualifiedRE.MatchString("x."+r.ErrorCode) {
-		pkg := r.GoPackage[strings.LastIndex(r.GoPackage, "/")+1:]
-		f(strings.ToLower(pkg + "." + r.ErrorCode))
-	}
-}
-
-// qualifiedRE matches a Go package-qualified exported name: "zip.ErrChecksum".
-var qualifiedRE = regexp.MustCompile(`\b[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9_]*\b`)
-
-// qualifiedName splits a chunk written as a Go qualified name, with the
-// pointer, address or composite-literal marks code adds ("*fs.PathError",
-// "&url.Error{}"), into its package and name.
-func qualifiedName(c string) (pkg, name string, ok bool) {
-	c = strings.TrimLeft(c, "*&")
-	c = strings.TrimSuffix(c, "{}")
-	if !qualifiedRE.MatchString(c) || qualifiedRE.FindString(c) != c {
-		return "", "", false
-	}
-	pkg, name, _ = strings.Cut(c, ".")
-	return pkg, name, true
-}
-
-// capsIdent reports whether s is written like a constant: five or more
-// capitals and digits, as errno names are (EWOULDBLOCK, E2BIG).
-func capsIdent(s string) bool {
-	if len(s) < 5 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
-			return false
-		}
-	}
-	return true
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // Field names in the index. Ids, codes and classes are looked up in the
@@ -85,7 +86,7 @@ func document(r *errkb.Record) map[string]any {
 	prose = append(prose, r.PreventionTips...)
 	return map[string]any{
 		fieldRepo:     r.Repo,
-		fieldCodeText: splitIdentifier(r.ErrorCode) + " " + splitIdentifier(r.ErrorClass),
+		fieldCodeText: lex.SplitIdentifier(r.ErrorCode) + " " + lex.SplitIdentifier(r.ErrorClass),
 		fieldSeverity: r.Severity,
 		fieldTags:     r.Tags,
 		fieldMessage:  r.ErrorMessage,

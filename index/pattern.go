@@ -2,7 +2,6 @@ package index
 
 import (
 	"cmp"
-	"iter"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // A message pattern is written in one of three ways: literal text (the
@@ -173,7 +173,7 @@ func literalText(pieces []piece) (string, bool) {
 			return "", false
 		}
 	}
-	return normalizeText(templateText(pieces)), true
+	return lex.NormalizeText(templateText(pieces)), true
 }
 
 func reverse(s string) string {
@@ -194,7 +194,7 @@ func compilePattern(pieces []piece, expr string) (compiledPattern, bool) {
 	m := compiledPattern{}
 	for _, pc := range pieces {
 		if !pc.hole {
-			m.weight += alnumCount(pc.lit)
+			m.weight += lex.AlnumCount(pc.lit)
 		}
 	}
 	if m.weight == 0 {
@@ -205,7 +205,7 @@ func compilePattern(pieces []piece, expr string) (compiledPattern, bool) {
 	if prefix, rest, ok := clientPrefix(pieces); ok {
 		// The client's "nats: consumer not found" is the server's
 		// "consumer not found": the pattern is found either way.
-		m.prefix = alnumCount(prefix)
+		m.prefix = lex.AlnumCount(prefix)
 		expr = `(` + regexp.QuoteMeta(strings.TrimSpace(prefix)) + `\s*)?` + templateRegexp(rest)
 		pieces, requiredFrom = rest, rest
 	}
@@ -246,7 +246,7 @@ func clientPrefix(pieces []piece) (prefix string, rest []piece, ok bool) {
 	w := 0
 	for _, pc := range rest {
 		if !pc.hole {
-			w += alnumCount(pc.lit)
+			w += lex.AlnumCount(pc.lit)
 		}
 	}
 	if w < minWholePatternWeight || len(rest) == 0 || rest[0].hole {
@@ -404,7 +404,7 @@ func requiredWords(pieces []piece) []string {
 			continue
 		}
 		lit := pc.lit
-		words := wordSpans(lit)
+		words := lex.WordSpans(lit)
 		for j, w := range words {
 			if (j == 0 && w[0] == 0 && i > 0) || (j == len(words)-1 && w[1] == len(lit) && i < len(pieces)-1) {
 				continue
@@ -417,48 +417,6 @@ func requiredWords(pieces []piece) []string {
 		}
 	}
 	return out
-}
-
-// wordSpans returns the byte spans of letter-or-digit runs in s.
-func wordSpans(s string) [][2]int {
-	var out [][2]int
-	for sp := range eachWordSpan(s) {
-		out = append(out, sp)
-	}
-	return out
-}
-
-// eachWordSpan yields the spans of letters and digits in s, without
-// collecting them: fragment stops at the first matched word of a long text.
-func eachWordSpan(s string) iter.Seq[[2]int] {
-	return func(yield func([2]int) bool) {
-		start := -1
-		for i, r := range s {
-			isWord := unicode.IsLetter(r) || unicode.IsDigit(r)
-			switch {
-			case isWord && start < 0:
-				start = i
-			case !isWord && start >= 0:
-				if !yield([2]int{start, i}) {
-					return
-				}
-				start = -1
-			}
-		}
-		if start >= 0 {
-			yield([2]int{start, len(s)})
-		}
-	}
-}
-
-func alnumCount(s string) int {
-	n := 0
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			n++
-		}
-	}
-	return n
 }
 
 func startsWithWord(s string) bool {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 func TestCompilePattern(t *testing.T) {
@@ -173,7 +174,7 @@ func persistedPatterns(t *testing.T, recs []*errkb.Record) *patternSet {
 
 func tokenSet(s string) map[string]bool {
 	m := map[string]bool{}
-	for _, w := range wordsOf(s) {
+	for _, w := range lex.Words(s) {
 		m[w] = true
 	}
 	return m

@@ -3,6 +3,8 @@ package index
 import (
 	"sort"
 	"strings"
+
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // The rank stage: []*evidence -> ranked []*evidence. Records are ordered
@@ -95,7 +97,7 @@ func (ix *Index) families() *families {
 			return id
 		}
 		for i, r := range ix.ds.Records {
-			f.code[i] = number(codes, NormalizeCode(r.ErrorCode))
+			f.code[i] = number(codes, lex.NormalizeCode(r.ErrorCode))
 			f.class[i] = number(classes, strings.ToLower(r.ErrorClass))
 		}
 		ix.fam = f

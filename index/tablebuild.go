@@ -12,6 +12,7 @@ import (
 	"github.com/blevesearch/vellum"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // recordTables is what one record contributes to the lookup tables. It is
@@ -110,7 +111,7 @@ func newRecordTables(r *errkb.Record, wrapped map[string]*errkb.Record, d *wordD
 	for _, pp := range parseRecordPatterns([]*errkb.Record{r}, wrapped) {
 		for _, pc := range pp.pieces {
 			if !pc.hole {
-				patWords = append(patWords, messageWords(pc.lit)...)
+				patWords = append(patWords, lex.MessageWords(pc.lit)...)
 			}
 		}
 		lit, literal := literalText(pp.pieces)
@@ -129,32 +130,32 @@ func newRecordTables(r *errkb.Record, wrapped map[string]*errkb.Record, d *wordD
 		w := 0
 		for _, pc := range pp.pieces {
 			if !pc.hole {
-				w += alnumCount(pc.lit)
+				w += lex.AlnumCount(pc.lit)
 			}
 		}
-		k := d.id(normalizeText(templateText(pp.pieces)))
+		k := d.id(lex.NormalizeText(templateText(pp.pieces)))
 		if w > 0 && !slices.ContainsFunc(rt.templates, func(t templateKey) bool { return t.key == k }) {
 			rt.templates = append(rt.templates, templateKey{k, w})
 		}
 	}
-	mw := messageWords(r.ErrorMessage)
+	mw := lex.MessageWords(r.ErrorMessage)
 	rt.msgSeq = " " + strings.Join(mw, " ") + " "
 	rt.msgWords = d.intern(sortedSet(append(mw, patWords...)))
-	rt.codeWords = d.intern(sortedSet(strings.Fields(splitIdentifier(r.ErrorCode) + " " + splitIdentifier(r.ErrorClass))))
-	rt.code, rt.class = d.id(NormalizeCode(r.ErrorCode)), d.id(strings.ToLower(r.ErrorClass))
+	rt.codeWords = d.intern(sortedSet(strings.Fields(lex.SplitIdentifier(r.ErrorCode) + " " + lex.SplitIdentifier(r.ErrorClass))))
+	rt.code, rt.class = d.id(lex.NormalizeCode(r.ErrorCode)), d.id(strings.ToLower(r.ErrorClass))
 	rt.repo = d.id(strings.ToLower(r.Repo))
 	named := recordIdents(r)
 	rt.idents = d.intern(slices.Sorted(maps.Keys(named)))
 	seen := map[string]bool{}
-	scanIdents(r.SourceCode+"\n"+r.Documentation, func(id string) {
+	lex.ScanIdents(r.SourceCode+"\n"+r.Documentation, func(id string) {
 		// Numbers in a snippet are sizes, statuses and timeouts, not names.
 		// Constants (EWOULDBLOCK) keep their case: lower-cased, they
 		// would be words.
 		k := strings.ToLower(id)
-		if capsIdent(id) {
+		if lex.CapsIdent(id) {
 			k = id
 		}
-		if (distinctiveIdent(id) || capsIdent(id)) && !isNumber(id) && !named[k] && !seen[k] {
+		if (lex.DistinctiveIdent(id) || lex.CapsIdent(id)) && !lex.IsNumber(id) && !named[k] && !seen[k] {
 			seen[k] = true
 			rt.srcIdents = append(rt.srcIdents, d.id(k))
 		}
@@ -239,7 +240,7 @@ func assembleTables(ids []string, parts []recordTables, d *wordDict) ([]byte, er
 		}
 		repo := d.str(rt.repo)
 		for _, part := range strings.SplitN(repo, "/", 2) {
-			if k := strings.Join(wordsOf(part), ""); len(k) >= 4 && !slices.Contains(projects[k], repo) {
+			if k := strings.Join(lex.Words(part), ""); len(k) >= 4 && !slices.Contains(projects[k], repo) {
 				projects[k] = append(projects[k], repo)
 			}
 		}

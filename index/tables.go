@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // tables are the lookups that query understanding needs besides bleve:
@@ -237,42 +237,6 @@ func templateText(pieces []piece) string {
 	return b.String()
 }
 
-// scanIdents calls f with each identifier ([A-Za-z_][A-Za-z0-9_]*) and
-// each number of three digits or more in code. It is a hand-written
-// scanner because regexp made it the largest cost of start-up.
-func scanIdents(s string, f func(string)) {
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			j := i + 1
-			for j < len(s) && isIdentByte(s[j]) {
-				j++
-			}
-			f(s[i:j])
-			i = j
-		case c >= '0' && c <= '9':
-			j := i + 1
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			if j-i >= 3 {
-				f(s[i:j])
-			}
-			for j < len(s) && isIdentByte(s[j]) {
-				j++ // the rest of "10ms" or "0x1f"
-			}
-			i = j
-		default:
-			i++
-		}
-	}
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
 // recordIdents collects the identifiers that name a record in code: its
 // code and class, the distinctive identifiers and numbers (3+ digits)
 // of its handling code, its own numeric code, and its package-qualified
@@ -281,39 +245,15 @@ func isIdentByte(c byte) bool {
 func recordIdents(r *errkb.Record) map[string]bool {
 	out := map[string]bool{}
 	for _, s := range []string{r.ErrorCode, r.ErrorClass, r.TypeGuard, r.ExampleFix, r.ValidationCode, r.TryCatchPattern} {
-		scanIdents(s, func(id string) {
-			if distinctiveIdent(id) {
+		lex.ScanIdents(s, func(id string) {
+			if lex.DistinctiveIdent(id) {
 				out[strings.ToLower(id)] = true
 			}
 		})
 	}
-	qualifiedNames(r, func(q string) { out[q] = true })
+	lex.QualifiedNames(r, func(q string) { out[q] = true })
 	if r.NumericCode != nil {
 		out[strconv.Itoa(*r.NumericCode)] = true
 	}
 	return out
-}
-
-// distinctiveIdent keeps identifiers that can name one error: numbers of
-// three digits or more, and names of six characters or more written in
-// camelCase, snake_case or with digits. Plain words, capitalized or not
-// ("errors", "CONSUMER"), are left to text search.
-func distinctiveIdent(s string) bool {
-	if len(s) < 3 {
-		return false
-	}
-	if s[0] >= '0' && s[0] <= '9' {
-		return true
-	}
-	if len(s) < 6 {
-		return false
-	}
-	prevLower := false
-	for _, r := range s {
-		if r == '_' || unicode.IsDigit(r) || (prevLower && unicode.IsUpper(r)) {
-			return true
-		}
-		prevLower = unicode.IsLower(r)
-	}
-	return false
 }

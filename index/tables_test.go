@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // TestTablesAnswerForEveryRecord builds the tables file of a generated
@@ -27,13 +28,13 @@ func TestTablesAnswerForEveryRecord(t *testing.T) {
 		if got, ok := tb.record(r.ID); !ok || got != rec {
 			t.Fatalf("record(%q) = %d, %v; want %d", r.ID, got, ok, i)
 		}
-		if c := NormalizeCode(r.ErrorCode); c != "" && !slices.Contains(tb.byCode(c), rec) {
+		if c := lex.NormalizeCode(r.ErrorCode); c != "" && !slices.Contains(tb.byCode(c), rec) {
 			t.Errorf("byCode(%q) lacks record %s", c, r.ID)
 		}
 		if c := strings.ToLower(r.ErrorClass); c != "" && (!slices.Contains(tb.byClass(c), rec) || !slices.Contains(tb.codeKeys(c), rec)) {
 			t.Errorf("byClass/codeKeys(%q) lack record %s", c, r.ID)
 		}
-		for _, w := range messageWords(r.ErrorMessage) {
+		for _, w := range lex.MessageWords(r.ErrorMessage) {
 			if !tb.msgWords(rec).has(w) || !tb.words.known(w) {
 				t.Errorf("record %s: message word %q unknown", r.ID, w)
 			}
@@ -41,7 +42,7 @@ func TestTablesAnswerForEveryRecord(t *testing.T) {
 		if tb.msgWords(rec).has("zzzz-not-a-word") {
 			t.Errorf("record %s: has a word it does not hold", r.ID)
 		}
-		if want := " " + strings.Join(messageWords(r.ErrorMessage), " ") + " "; tb.msgSeq(rec) != want {
+		if want := " " + strings.Join(lex.MessageWords(r.ErrorMessage), " ") + " "; tb.msgSeq(rec) != want {
 			t.Errorf("msgSeq(%s) = %q, want %q", r.ID, tb.msgSeq(rec), want)
 		}
 		for id := range recordIdents(r) {
@@ -113,7 +114,7 @@ func FuzzReadTables(f *testing.F) {
 		}
 		for i, r := range ds.Records {
 			rec := int32(i)
-			for _, l := range [][]int32{tb.byCode(NormalizeCode(r.ErrorCode)), tb.idents(strings.ToLower(r.ErrorCode)), tb.srcIdents("err")} {
+			for _, l := range [][]int32{tb.byCode(lex.NormalizeCode(r.ErrorCode)), tb.idents(strings.ToLower(r.ErrorCode)), tb.srcIdents("err")} {
 				for _, x := range l {
 					if x < 0 || int(x) >= ds.Len() {
 						t.Fatalf("record number %d out of range", x)
@@ -124,7 +125,7 @@ func FuzzReadTables(f *testing.F) {
 			tb.msgWords(rec).has("stream")
 			tb.codeWords(rec).has("stream")
 			_ = tb.msgSeq(rec)
-			tb.templates(normalizeText(r.MessagePattern))
+			tb.templates(lex.NormalizeText(r.MessagePattern))
 			tb.words.known("stream")
 		}
 		rw := tb.patterns.required()

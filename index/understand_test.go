@@ -125,25 +125,3 @@ func TestIdentLike(t *testing.T) {
 		}
 	}
 }
-
-func TestQualifiedName(t *testing.T) {
-	for _, tc := range []struct {
-		in        string
-		pkg, name string
-		ok        bool
-	}{
-		{"zip.ErrChecksum", "zip", "ErrChecksum", true},
-		{"*fs.PathError", "fs", "PathError", true},
-		{"&url.Error{}", "url", "Error", true},
-		{"json.SyntaxError{}", "json", "SyntaxError", true},
-		{"unix.E2BIG", "unix", "E2BIG", true},
-		{"main.go", "", "", false},
-		{"nats.go.ErrTimeout", "", "", false},
-		{"ErrTimeout", "", "", false},
-	} {
-		pkg, name, ok := qualifiedName(tc.in)
-		if pkg != tc.pkg || name != tc.name || ok != tc.ok {
-			t.Errorf("qualifiedName(%q) = %q, %q, %v; want %q, %q, %v", tc.in, pkg, name, ok, tc.pkg, tc.name, tc.ok)
-		}
-	}
-}

@@ -1,4 +1,4 @@
-package index
+package lex
 
 import (
 	"strings"
@@ -19,10 +19,10 @@ func NormalizeCode(s string) string {
 	}, s)
 }
 
-// splitIdentifier turns SCREAMING_SNAKE, kebab-case and CamelCase into
+// SplitIdentifier turns SCREAMING_SNAKE, kebab-case and CamelCase into
 // space-separated lower-case words, so "JSConsumerOfflineReasonError"
 // becomes "js consumer offline reason error".
-func splitIdentifier(s string) string {
+func SplitIdentifier(s string) string {
 	var b strings.Builder
 	rs := []rune(s)
 	for i, r := range rs {
@@ -42,8 +42,8 @@ func splitIdentifier(s string) string {
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
-// normalizeText lower-cases s and folds runs of white space, for comparing
+// NormalizeText lower-cases s and folds runs of white space, for comparing
 // messages.
-func normalizeText(s string) string {
+func NormalizeText(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }

@@ -1,0 +1,24 @@
+package lex
+
+import "testing"
+
+func TestNormalize(t *testing.T) {
+	for in, want := range map[string]string{
+		"JS_CONSUMER_OFFLINE": "js_consumer_offline", "js-consumer-offline": "js_consumer_offline",
+		" js consumer offline ": "js_consumer_offline", "cache.evict.failed": "cache_evict_failed",
+	} {
+		if got := NormalizeCode(in); got != want {
+			t.Errorf("NormalizeCode(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"JSConsumerOfflineReasonError": "js consumer offline reason error",
+		"JS_CONSUMER_OFFLINE":          "js consumer offline",
+		"HTTPServerError2":             "http server error2",
+		"parseURL":                     "parse url",
+	} {
+		if got := SplitIdentifier(in); got != want {
+			t.Errorf("SplitIdentifier(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
