@@ -10,6 +10,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/errkb/errkb/index/internal/lex"
+	"github.com/errkb/errkb/index/internal/pattern"
+	"github.com/errkb/errkb/index/internal/tables"
 )
 
 // The candidates stage: understood -> candidates. The records a query may
@@ -26,7 +28,7 @@ type candidates struct {
 	words       []string          // query words, corrected, each once
 	idf         []float64         // each word's rarity, as the vocabulary has it
 	phrase      string            // the words joined by spaces, padded, for phrases
-	near        []fuzzyWord       // codes and classes near the query, for did-you-mean
+	near        []tables.NearWord // codes and classes near the query, for did-you-mean
 	nearOf      string            // the query whose near codes are still to be found; see nearList
 	// correctedText is the query with its typos corrected, when it had any.
 	correctedText string
@@ -76,7 +78,7 @@ func (ix *Index) tableCandidates(u *understood, corrections int) *candidates {
 	}
 	c.idf = make([]float64, len(c.words))
 	for i, w := range c.words {
-		c.idf[i] = ix.t.words.idf(w)
+		c.idf[i] = ix.t.Words().IDF(w)
 	}
 	c.phrase = " " + strings.Join(c.words, " ") + " "
 	ix.namedProjects(c)
@@ -91,7 +93,7 @@ const maxCorrections = 12
 // holds ("nwcache[311]: ...").
 func (ix *Index) namedProjects(c *candidates) {
 	for tok := range c.u.tokens {
-		for _, repo := range ix.t.projectRepos(tok) {
+		for _, repo := range ix.t.ProjectRepos(tok) {
 			if c.projects == nil {
 				c.projects = map[string]bool{}
 			}
@@ -104,17 +106,17 @@ func (ix *Index) namedProjects(c *candidates) {
 // segments, as typed and with typos corrected, and its templates.
 func (ix *Index) findPatterns(c *candidates) {
 	u := c.u
-	hits := map[int32]patternHit{}
-	ix.t.patterns.match(u.segments, u.tokens, false, hits)
+	hits := map[int32]pattern.Hit{}
+	ix.t.Patterns().Match(u.segments, u.tokens, false, hits)
 	if len(c.corrections) > 0 {
 		segs, tokens := correctedSegments(u.segments, c.corrections)
-		ix.t.patterns.match(segs, tokens, true, hits)
+		ix.t.Patterns().Match(segs, tokens, true, hits)
 	}
 	for i, seg := range u.segments {
-		for _, ref := range ix.t.templates(lex.NormalizeText(seg)) {
-			h := patternHit{weight: ref.weight, full: true, whole: i == 0, text: seg}
-			if better(h, hits[ref.rec]) {
-				hits[ref.rec] = h
+		for _, ref := range ix.t.Templates(lex.NormalizeText(seg)) {
+			h := pattern.Hit{Weight: ref.Weight, Full: true, Whole: i == 0, Text: seg}
+			if pattern.Better(h, hits[ref.Rec]) {
+				hits[ref.Rec] = h
 			}
 		}
 	}
@@ -132,8 +134,8 @@ func (ix *Index) correct(a *candidates, limit int) {
 			continue
 		}
 		seen[w] = true
-		if !ix.t.words.known(w) && len(a.corrections) < limit {
-			if c, _, ok := ix.t.words.nearest(w); ok {
+		if !ix.t.Words().Known(w) && len(a.corrections) < limit {
+			if c, _, ok := ix.t.Words().Nearest(w); ok {
 				a.corrections[w] = c
 				w = c
 			}
@@ -190,6 +192,13 @@ func (a *candidates) searchWords() []string {
 	}
 	return out
 }
+
+// maxQueryRunes bounds the letters of the words sent to bleve. A pasted
+// log line can hold thousands of words, and bleve turns each word into a
+// clause; past maxClauses it fails the whole search. Understanding keeps
+// at most maxWords words, but bleve splits ideographic text into one term
+// per character, so a count of words alone does not bound the clauses.
+const maxQueryRunes = 1000
 
 // maxTextWords is how many of a text's words bleve is asked for: the
 // rarest, which tell records apart. A log line's common words ("failed",
@@ -261,7 +270,7 @@ func (ix *Index) textMatches(ctx context.Context, c *candidates, q Query, size i
 	c.total = int(res.Total)
 	c.hits = make([]textHit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		if i, ok := ix.t.record(h.ID); ok {
+		if i, ok := ix.t.Record(h.ID); ok {
 			c.hits = append(c.hits, textHit{rec: i, score: h.Score})
 		}
 	}

@@ -1,5 +1,7 @@
 package index
 
+import "github.com/errkb/errkb/index/internal/pattern"
+
 // The decide stage: ranked []*evidence -> a confident match or none. A
 // lookup redirects only when the first record's strongest evidence names
 // one error and no other record's evidence is as strong.
@@ -18,11 +20,11 @@ const (
 
 // minPatternWeight is how many literal letters a pattern must pin down to
 // identify a record inside a longer text; shorter ones ("not found")
-// occur by chance. A pattern that is the whole query needs fewer.
+// occur by chance. A pattern that is the whole query needs fewer
+// (pattern.MinWholeWeight); one found only after correcting typos, more.
 const (
-	minPatternWeight      = 10
-	minWholePatternWeight = 4
-	minCorrectedWeight    = 12
+	minPatternWeight   = 10
+	minCorrectedWeight = 12
 )
 
 // tier ranks the strongest evidence for one record, with a strength that
@@ -38,14 +40,14 @@ func (e *evidence) tier() (tier, strength int) {
 		// "code" is the record's own. An identifier only this record uses
 		// ("zip.ErrChecksum" beside zlib's ErrChecksum) adds to either.
 		return tierName, e.code + e.class + boolInt(e.keyedIdent)
-	case p.weight > 0 && !p.corrected && (p.bounded && p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight):
+	case p.Weight > 0 && !p.Corrected && (p.Bounded && p.Weight >= minPatternWeight || p.Whole && p.Weight >= pattern.MinWholeWeight):
 		// A message found as typed is stronger found with its client
 		// prefix than without.
-		return tierPattern, 2*p.weight + boolInt(!p.stripped)
+		return tierPattern, 2*p.Weight + boolInt(!p.Stripped)
 	case e.nearCode > 0:
 		return tierNearCode, -e.nearCode
-	case p.corrected && p.weight >= minCorrectedWeight:
-		return tierCorrected, p.weight
+	case p.Corrected && p.Weight >= minCorrectedWeight:
+		return tierCorrected, p.Weight
 	case e.text > 0:
 		return tierText, 0
 	}
@@ -80,13 +82,13 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 			// A shared code is told apart only by the message found
 			// beside it ("code":40021 with the message of one of them).
 			return nil, ""
-		case t1 >= tierName && t == tierPattern && e.pattern.weight > c.pattern.weight:
+		case t1 >= tierName && t == tierPattern && e.pattern.Weight > c.pattern.Weight:
 			return nil, ""
 		case t == t1 && t == tierName:
 			byMessage = true
 		}
 	}
-	if byMessage && (ix.insideAnother(c, a.u.segments, a.found) || !c.pattern.whole && ix.heldAround(c, a.u.segments, ranked)) {
+	if byMessage && (ix.insideAnother(c, a.u.segments, a.found) || !c.pattern.Whole && ix.heldAround(c, a.u.segments, ranked)) {
 		return nil, ""
 	}
 	reason := c.reason(t1)
@@ -102,8 +104,8 @@ func (e *evidence) messageWeight() int {
 	if e.code == 2 || e.class == 2 {
 		return 0 // the query is the name; its words are not a message
 	}
-	if p := e.pattern; !p.corrected && (p.bounded && p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight) {
-		return p.weight
+	if p := e.pattern; !p.Corrected && (p.Bounded && p.Weight >= minPatternWeight || p.Whole && p.Weight >= pattern.MinWholeWeight) {
+		return p.Weight
 	}
 	return 0
 }
@@ -121,7 +123,7 @@ func (e *evidence) reason(tier int) string {
 		}
 		return "identifier"
 	case tierPattern:
-		if e.pattern.whole {
+		if e.pattern.Whole {
 			return "message"
 		}
 		return "message in text"

@@ -3,6 +3,8 @@ package index
 import (
 	"math"
 	"strings"
+
+	"github.com/errkb/errkb/index/internal/pattern"
 )
 
 // The evidence stage: candidates -> []*evidence. Each candidate record's
@@ -26,7 +28,7 @@ type evidence struct {
 	// identifier of this record and of no other.
 	keyedIdent bool
 	nearCode   int // edits between the query and the record's code or class; 0: not near
-	pattern    patternHit
+	pattern    pattern.Hit
 	text       float64 // 0..1: how well query and message words cover each other
 	textLen    float64 // the part of text that measures how much of the message the query holds
 	phrase     bool    // the query's words occur in this order in the message
@@ -89,15 +91,15 @@ func (e *evidence) computeScore() {
 	if e.nearCode > 0 {
 		s += 320 - 70*float64(e.nearCode)
 	}
-	if p := e.pattern; p.weight > 0 {
-		ps := 6 * float64(min(p.weight, 80))
-		if p.full {
+	if p := e.pattern; p.Weight > 0 {
+		ps := 6 * float64(min(p.Weight, 80))
+		if p.Full {
 			ps += 60
 		}
-		if p.corrected {
+		if p.Corrected {
 			ps *= 0.75
 		}
-		if p.stripped {
+		if p.Stripped {
 			// Found without its client prefix: below the record whose
 			// message is exactly that text (the server's).
 			ps -= 15
@@ -133,12 +135,12 @@ func (ix *Index) textCover(a *candidates, e *evidence) {
 		// is meant.
 		return
 	}
-	msg, code := ix.t.msgWords(e.rec), ix.t.codeWords(e.rec)
+	msg, code := ix.t.MsgWords(e.rec), ix.t.CodeWords(e.rec)
 	var qIDF, inAny, inMsg, inCode float64
 	for i, w := range a.words {
 		idf := a.idf[i]
 		qIDF += idf
-		inM, inC := msg.has(w), code.has(w)
+		inM, inC := msg.Has(w), code.Has(w)
 		if inM {
 			inMsg += idf
 		}
@@ -150,14 +152,14 @@ func (ix *Index) textCover(a *candidates, e *evidence) {
 		}
 	}
 	e.text = 0.5 * inAny / qIDF
-	if msg.idf > 0 {
-		e.textLen += 0.25 * inMsg / msg.idf
+	if msg.IDF > 0 {
+		e.textLen += 0.25 * inMsg / msg.IDF
 	}
-	if code.idf > 0 {
-		e.textLen += 0.25 * inCode / code.idf
+	if code.IDF > 0 {
+		e.textLen += 0.25 * inCode / code.IDF
 	}
 	e.text += e.textLen
-	if len(a.words) >= 2 && strings.Contains(ix.t.msgSeq(e.rec), a.phrase) {
+	if len(a.words) >= 2 && strings.Contains(ix.t.MsgSeq(e.rec), a.phrase) {
 		e.phrase = true
 	}
 }

@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"log/slog"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -154,35 +153,6 @@ func FuzzUnderstand(f *testing.F) {
 			if !utf8.ValidString(s) {
 				t.Fatalf("segment %q is not valid UTF-8", s)
 			}
-		}
-	})
-}
-
-// FuzzPattern compiles arbitrary messagePatterns. A pattern that pins down
-// literal text must give a regexp that compiles; one that pins down none
-// (such as "(.+)" alone) must never become evidence.
-func FuzzPattern(f *testing.F) {
-	for _, s := range []string{"consumer is offline", "stream %q not found", "consumer {consumer} on stream {stream} is paused",
-		`^subject (.+) overlaps with stream (\S+)$`, `(.+)`, "%s", "{0}", `invalid offset \d+`, `%(name)s is %zu`, `((((`, `\`, "[", "%"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, p string) {
-		if len(p) > 4096 {
-			return // the loader caps text fields well below regexp limits
-		}
-		pieces, expr := parsePattern(p)
-		m, ok := compilePattern(pieces, expr)
-		if !ok {
-			if m.weight != 0 {
-				t.Fatalf("pattern %q refused but pins %d letters", p, m.weight)
-			}
-			return
-		}
-		if m.weight == 0 {
-			t.Fatalf("pattern %q pins no letters but counts as evidence", p)
-		}
-		if _, err := regexp.Compile(m.expr); err != nil {
-			t.Fatalf("pattern %q gave a regexp that does not compile: %q", p, expr)
 		}
 	})
 }

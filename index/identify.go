@@ -5,6 +5,7 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index/internal/lex"
+	"github.com/errkb/errkb/index/internal/tables"
 )
 
 // This file gathers the evidence that names a record outright: its id,
@@ -16,13 +17,13 @@ import (
 func (ix *Index) identify(a *candidates) {
 	u := a.u
 	whole := strings.Join(strings.Fields(u.raw), " ")
-	if i, ok := ix.t.record(whole); ok {
+	if i, ok := ix.t.Record(whole); ok {
 		a.get(i).id = true
 	}
-	for _, i := range ix.t.byCode(lex.NormalizeCode(whole)) {
+	for _, i := range ix.t.ByCode(lex.NormalizeCode(whole)) {
 		a.get(i).code = 2
 	}
-	for _, i := range ix.t.byClass(strings.ToLower(whole)) {
+	for _, i := range ix.t.ByClass(strings.ToLower(whole)) {
 		a.get(i).class = 2
 	}
 	for _, c := range u.chunks {
@@ -32,42 +33,42 @@ func (ix *Index) identify(a *candidates) {
 		pkg, name, qualified := lex.QualifiedName(c)
 		if qualified {
 			q := strings.ToLower(pkg + "." + name)
-			if rs := ix.t.idents(q); len(rs) == 1 {
+			if rs := ix.t.Idents(q); len(rs) == 1 {
 				a.get(rs[0]).keyedIdent = true
 			}
 		}
 		for _, p := range chunkForms(c) {
-			if i, ok := ix.t.record(p); ok {
+			if i, ok := ix.t.Record(p); ok {
 				a.get(i).id = true
 			}
 			// Inside a longer text only identifier-shaped pieces count as
 			// codes and classes: "internal" in a host name must not name
 			// the record whose class is "Internal".
 			if identLike(p) || qualified && p == name {
-				for _, i := range ix.t.byCode(lex.NormalizeCode(p)) {
+				for _, i := range ix.t.ByCode(lex.NormalizeCode(p)) {
 					e := a.get(i)
 					e.code = max(e.code, 1)
 				}
-				for _, i := range ix.t.byClass(strings.ToLower(p)) {
+				for _, i := range ix.t.ByClass(strings.ToLower(p)) {
 					e := a.get(i)
 					e.class = max(e.class, 1)
 				}
 			}
 			lp := strings.ToLower(p)
-			for _, i := range ix.t.idents(lp) {
+			for _, i := range ix.t.Idents(lp) {
 				e := a.get(i)
 				if lex.IsNumber(lp) {
-					e.number += 1 / float64(len(ix.t.idents(lp)))
+					e.number += 1 / float64(len(ix.t.Idents(lp)))
 				} else {
-					e.ident += 1 / float64(len(ix.t.idents(lp)))
+					e.ident += 1 / float64(len(ix.t.Idents(lp)))
 				}
 			}
-			for _, i := range ix.t.srcIdents(lp) {
-				a.get(i).srcIdent += 1 / float64(len(ix.t.srcIdents(lp)))
+			for _, i := range ix.t.SrcIdents(lp) {
+				a.get(i).srcIdent += 1 / float64(len(ix.t.SrcIdents(lp)))
 			}
 			if lex.CapsIdent(p) {
-				for _, i := range ix.t.srcIdents(p) {
-					a.get(i).srcIdent += 1 / float64(len(ix.t.srcIdents(p)))
+				for _, i := range ix.t.SrcIdents(p) {
+					a.get(i).srcIdent += 1 / float64(len(ix.t.SrcIdents(p)))
 				}
 			}
 		}
@@ -77,7 +78,7 @@ func (ix *Index) identify(a *candidates) {
 	// surely as the class does, when the query is that identifier alone.
 	if len(u.chunks) == 1 {
 		for _, p := range chunkForms(u.chunks[0]) {
-			if rs := ix.t.srcIdents(strings.ToLower(p)); len(rs) == 1 && identSpellsName(p, ix.ds.Records[rs[0]]) {
+			if rs := ix.t.SrcIdents(strings.ToLower(p)); len(rs) == 1 && identSpellsName(p, ix.ds.Records[rs[0]]) {
 				a.get(rs[0]).keyedIdent = true
 			}
 		}
@@ -88,11 +89,11 @@ func (ix *Index) identify(a *candidates) {
 	}
 	for _, k := range keyed {
 		k = strings.ToLower(strings.TrimSpace(k))
-		for _, i := range ix.t.byCode(lex.NormalizeCode(k)) {
+		for _, i := range ix.t.ByCode(lex.NormalizeCode(k)) {
 			e := a.get(i)
 			e.code = max(e.code, 1)
 		}
-		switch rs := ix.t.idents(k); {
+		switch rs := ix.t.Idents(k); {
 		case isHTTPStatus(k):
 		case len(rs) == 1:
 			a.get(rs[0]).keyedIdent = true
@@ -233,17 +234,17 @@ func (ix *Index) nearCodes(a *candidates, whole string) {
 	}
 	a.near = ix.nearWords(a, whole)
 	for _, f := range a.near {
-		for _, i := range ix.t.codeKeys(f.word) {
+		for _, i := range ix.t.CodeKeys(f.Word) {
 			e := a.get(i)
-			if e.nearCode == 0 || f.dist < e.nearCode {
-				e.nearCode = f.dist
+			if e.nearCode == 0 || f.Dist < e.nearCode {
+				e.nearCode = f.Dist
 			}
 		}
 	}
 }
 
 // nearList returns the codes and classes near the query, for did-you-mean.
-func (ix *Index) nearList(a *candidates) []fuzzyWord {
+func (ix *Index) nearList(a *candidates) []tables.NearWord {
 	if a.nearOf != "" {
 		a.near, a.nearOf = ix.nearWords(a, a.nearOf), ""
 	}
@@ -252,19 +253,19 @@ func (ix *Index) nearList(a *candidates) []fuzzyWord {
 
 // nearWords lists the codes and classes within a few edits of whole, as
 // written and as its chunks joined.
-func (ix *Index) nearWords(a *candidates, whole string) []fuzzyWord {
-	var near []fuzzyWord
+func (ix *Index) nearWords(a *candidates, whole string) []tables.NearWord {
+	var near []tables.NearWord
 	seen := map[string]bool{}
 	for _, key := range []string{lex.NormalizeCode(whole), strings.ToLower(strings.Join(a.u.chunks, ""))} {
 		d := codeEdits(len(key))
-		if len(key) > maxFuzzyTermBytes*2 {
+		if len(key) > tables.MaxFuzzyTermBytes*2 {
 			d = 0
 		}
 		if d == 0 || seen[key] {
 			continue
 		}
 		seen[key] = true
-		near = append(near, ix.t.codes.within(key, d)...)
+		near = append(near, ix.t.Codes().Within(key, d)...)
 	}
 	return near
 }

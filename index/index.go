@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/searcher"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/tables"
 )
 
 // maxClauses bounds how many terms one query may expand to. bleve's default
@@ -23,7 +24,7 @@ const maxClauses = 1024
 type Index struct {
 	ds *errkb.Dataset
 	bi bleve.Index
-	t  *tables // records by id and code, patterns, vocabulary, identifiers; see tables
+	t  *tables.Tables // records by id and code, patterns, vocabulary, identifiers
 
 	browsed browseLists // pages of records under one filter; see browse
 
@@ -32,6 +33,8 @@ type Index struct {
 
 	termsOnce sync.Once
 	terms     *termCache // see termCache
+
+	scratches scratches // see coverMatches
 
 	unmap func() error  // releases the mapped tables file, if any
 	stop  chan struct{} // ends releasePagesAsNeeded
@@ -80,7 +83,7 @@ func (ix *Index) releasePagesAsNeeded() {
 			}
 			ix.ds.ReleasePages()
 			if ix.unmap != nil {
-				releasePages(ix.t.data)
+				releasePages(ix.t.Data())
 			}
 			left, since = fileResident(), 0
 		}
@@ -118,14 +121,20 @@ func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, er
 		bi.Close()
 		return nil, err
 	}
-	t, err := readTables(data, ds.Len())
+	t, err := tables.Read(data, ds.Len())
 	if err != nil {
 		bi.Close()
 		return nil, fmt.Errorf("lookup tables: %w", err)
 	}
-	ix := &Index{ds: ds, bi: bi, t: t}
+	return newIndex(ds, bi, t, nil), nil
+}
+
+// newIndex serves ds from bi and t, t mapped from a file that unmap
+// releases, if any.
+func newIndex(ds *errkb.Dataset, bi bleve.Index, t *tables.Tables, unmap func() error) *Index {
+	ix := &Index{ds: ds, bi: bi, t: t, unmap: unmap, scratches: newScratches()}
 	ix.releasePagesAsNeeded()
-	return ix, nil
+	return ix
 }
 
 // Close releases the index. Nothing it returned may be used after.

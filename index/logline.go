@@ -43,7 +43,7 @@ func (ix *Index) Identify(ctx context.Context, text string) (*errkb.Record, stri
 	}
 	u := understand(text)
 	m, reason, decided := ix.identifyByTables(u, 0)
-	if decided && m != nil && slices.ContainsFunc(u.words, func(w string) bool { return !ix.t.words.known(w) }) {
+	if decided && m != nil && slices.ContainsFunc(u.words, func(w string) bool { return !ix.t.Words().Known(w) }) {
 		m, reason, decided = ix.identifyByTables(u, maxCorrections)
 	}
 	if !decided {

@@ -23,6 +23,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/searcher"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/tables"
 	"github.com/errkb/errkb/internal/safefile"
 )
 
@@ -37,7 +38,7 @@ const formatVersion = 2
 // always rebuilt, never served stale.
 func Key(ds *errkb.Dataset) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "errkb index format %d tables %d\ndataset %s\n", formatVersion, tablesVersion, ds.Hash())
+	fmt.Fprintf(h, "errkb index format %d tables %d\ndataset %s\n", formatVersion, tables.Version, ds.Hash())
 	m, err := json.Marshal(newMapping())
 	if err != nil {
 		panic(err) // the mapping is built in code; it always encodes
@@ -166,7 +167,7 @@ func openPersisted(ds *errkb.Dataset, folder, key string) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lookup tables: %w", err)
 	}
-	t, err := readTables(mem, records)
+	t, err := tables.Read(mem, records)
 	if err != nil {
 		unmap()
 		return nil, err
@@ -182,9 +183,7 @@ func openPersisted(ds *errkb.Dataset, folder, key string) (*Index, error) {
 		unmap()
 		return nil, fmt.Errorf("index holds %d documents, want %d (%v)", n, records, err)
 	}
-	ix := &Index{ds: ds, bi: bi, t: t, unmap: unmap}
-	ix.releasePagesAsNeeded()
-	return ix, nil
+	return newIndex(ds, bi, t, unmap), nil
 }
 
 // buildPersisted builds the index in a fresh folder next to final and

@@ -44,10 +44,10 @@ func (ix *Index) didYouMean(a *candidates, ranked []*evidence) []Suggestion {
 		return out
 	}
 	for _, f := range ix.nearList(a) {
-		for _, i := range ix.t.codeKeys(f.word) {
+		for _, i := range ix.t.CodeKeys(f.Word) {
 			r := ix.ds.Records[i]
 			text := r.ErrorCode
-			if strings.ToLower(r.ErrorClass) == f.word {
+			if strings.ToLower(r.ErrorClass) == f.Word {
 				text = r.ErrorClass
 			}
 			add(Suggestion{Text: text, Record: r})

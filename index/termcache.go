@@ -2,10 +2,11 @@ package index
 
 import (
 	"context"
-	"github.com/RoaringBitmap/roaring/v2"
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"

@@ -11,58 +11,6 @@ import (
 	"github.com/errkb/errkb"
 )
 
-// wordPostings invert the tables' word lists: for each word of the
-// vocabulary, the records whose message (msgW) or names (codeW) hold it,
-// in record order. They let a query find and weigh the records sharing its
-// words without asking bleve, whose cost grows with every record a common
-// word matches (see coverMatches).
-type wordPostings struct {
-	msgOff, codeOff []uint32 // by word number; postings of word w are [off[w], off[w+1])
-	msg, code       []int32
-	idle            chan *coverScratch // scratches between queries
-}
-
-// of returns the records holding word number w in their message and in
-// their names.
-func (p *wordPostings) of(w int) (msg, code []int32) {
-	return p.msg[p.msgOff[w]:p.msgOff[w+1]], p.code[p.codeOff[w]:p.codeOff[w+1]]
-}
-
-// postings returns the word postings, inverting the word lists on first
-// use: a restart maps the tables without per-record work, and the first
-// query pays for this once (about a 100th of a second at 100,000 records).
-func (t *tables) postings() *wordPostings {
-	t.postingsOnce.Do(func() {
-		n := t.words.words.len()
-		p := &wordPostings{idle: make(chan *coverScratch, maxIdleScratches)}
-		p.msgOff, p.msg = invert(t.msgW, n)
-		p.codeOff, p.code = invert(t.codeW, n)
-		t.wordPost = p
-	})
-	return t.wordPost
-}
-
-// invert turns per-record word lists into per-word record lists.
-func invert(l wordLists, words int) ([]uint32, []int32) {
-	off := make([]uint32, words+1)
-	for _, w := range l.ids {
-		off[w+1]++
-	}
-	for i := 1; i <= words; i++ {
-		off[i] += off[i-1]
-	}
-	next := make([]uint32, words)
-	copy(next, off[:words])
-	recs := make([]int32, len(l.ids))
-	for rec := 0; rec+1 < len(l.off); rec++ {
-		for _, w := range l.ids[l.off[rec]:l.off[rec+1]] {
-			recs[next[w]] = int32(rec)
-			next[w]++
-		}
-	}
-	return off, recs
-}
-
 // maxIdleScratches bounds the scratches kept between queries: as many as
 // queries usually run at once on a small server (3 MB each at 100,000
 // records).
@@ -78,13 +26,18 @@ type coverScratch struct {
 	touched              []int32
 }
 
-// getScratch takes an idle scratch of p, or makes one. They are kept on
-// the postings rather than in a sync.Pool, which every collection empties:
-// at 100,000 records a scratch is 3 MB, and making one per query made
-// collections the largest cost of a query.
-func (p *wordPostings) getScratch(records int) *coverScratch {
+// scratches are the idle scratches between queries. They are kept here
+// rather than in a sync.Pool, which every collection empties: at 100,000
+// records a scratch is 3 MB, and making one per query made collections
+// the largest cost of a query.
+type scratches chan *coverScratch
+
+func newScratches() scratches { return make(scratches, maxIdleScratches) }
+
+// get takes an idle scratch, or makes one.
+func (p scratches) get(records int) *coverScratch {
 	select {
-	case s := <-p.idle:
+	case s := <-p:
 		return s
 	default:
 	}
@@ -94,14 +47,14 @@ func (p *wordPostings) getScratch(records int) *coverScratch {
 	}
 }
 
-// putScratch clears what the query touched and keeps s for the next one.
-func (p *wordPostings) putScratch(s *coverScratch) {
+// put clears what the query touched and keeps s for the next one.
+func (p scratches) put(s *coverScratch) {
 	for _, r := range s.touched {
 		s.inMsg[r], s.inCode[r], s.inAny[r], s.stamp[r], s.content[r] = 0, 0, 0, 0, 0
 	}
 	s.touched = s.touched[:0]
 	select {
-	case p.idle <- s:
+	case p <- s:
 	default:
 	}
 }
@@ -125,9 +78,9 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 	if len(c.words) == 0 {
 		return false
 	}
-	p := ix.t.postings()
-	s := p.getScratch(len(ix.ds.Records))
-	defer p.putScratch(s)
+	p := ix.t.WordPostings()
+	s := ix.scratches.get(len(ix.ds.Records))
+	defer ix.scratches.put(s)
 	nContent := contentWords(c.words)
 	minContent := 1
 	if nContent >= 4 {
@@ -142,14 +95,14 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 	counted := make(map[string]bool, len(c.words))
 	for i, w := range c.words {
 		qIDF += c.idf[i]
-		id, ok := ix.t.words.words.search(w)
+		id, ok := ix.t.Words().Number(w)
 		if !ok {
 			continue
 		}
 		idf, stamp := c.idf[i], int32(i+1)
 		content := (nContent == 0 || !englishStop[w]) && !counted[w]
 		counted[w] = true
-		msg, code := p.of(id)
+		msg, code := p.Of(id)
 		for _, r := range msg {
 			s.inMsg[r] += idf
 			s.count(r, stamp, idf, content)
@@ -176,10 +129,10 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 		}
 		matched++
 		text := 0.5 * s.inAny[r] / qIDF
-		if m := ix.t.msgW.idf[r]; m > 0 {
+		if m := ix.t.MsgIDF(r); m > 0 {
 			text += 0.25 * s.inMsg[r] / m
 		}
-		if cw := ix.t.codeW.idf[r]; cw > 0 {
+		if cw := ix.t.CodeIDF(r); cw > 0 {
 			text += 0.25 * s.inCode[r] / cw
 		}
 		if text > coverDecides {
@@ -206,7 +159,7 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 	base := make([]float64, len(best.recs))
 	for i, cr := range best.recs {
 		base[i] = 100 * cr.text
-		if len(c.words) >= 2 && strings.Contains(ix.t.msgSeq(cr.rec), c.phrase) {
+		if len(c.words) >= 2 && strings.Contains(ix.t.MsgSeq(cr.rec), c.phrase) {
 			base[i] += 25
 		}
 		if c.projects != nil && c.projects[strings.ToLower(ix.ds.Records[cr.rec].Repo)] {

@@ -1,14 +1,16 @@
-package index
+package tables
 
 import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/blevesearch/vellum"
+	"github.com/errkb/errkb"
 )
 
 // TestEditAutomatonMatchesVellum checks that the words within d edits of
@@ -18,11 +20,22 @@ import (
 // (substitutions, insertions, deletions, transpositions) and with
 // unrelated words.
 func TestEditAutomatonMatchesVellum(t *testing.T) {
-	ix, _ := relevanceIndex(t)
-	vw := ix.t.words.words
+	ds, err := errkb.Load(errkb.Source{Name: "relevance", FS: os.DirFS("../../../testdata/relevance/dataset")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := Build(ds.Records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := Read(data, ds.Len())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vw := tb.Words()
 	words := []string{"café", "cafe", "naïve", "über", "uber", "señor", "senor", "日本語", "straße", "strasse", "ab", "abc"}
-	for i := range vw.len() {
-		words = append(words, vw.at(i))
+	for i := range vw.Len() {
+		words = append(words, vw.At(i))
 	}
 	v := vocabOf(t, words)
 
@@ -73,7 +86,7 @@ func TestEditAutomatonMatchesVellum(t *testing.T) {
 	found := 0
 	for _, q := range queries {
 		for d := 1; d <= 2; d++ {
-			got, want := v.within(q, d), v.withinDFA(q, d)
+			got, want := v.Within(q, d), v.withinDFA(q, d)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("within(%q, %d):\n got %v\nwant %v", q, d, got, want)
 			}
@@ -87,7 +100,7 @@ func TestEditAutomatonMatchesVellum(t *testing.T) {
 }
 
 // vocabOf is a vocabulary of words (counts made up), enough for within.
-func vocabOf(t testing.TB, words []string) *vocab {
+func vocabOf(t testing.TB, words []string) *Vocab {
 	t.Helper()
 	words = slices.Clone(words)
 	slices.Sort(words)
@@ -109,7 +122,7 @@ func vocabOf(t testing.TB, words []string) *vocab {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &vocab{fst: fst}
+	return &Vocab{fst: fst}
 }
 
 // FuzzEditAutomaton checks that any query word finds the words vellum's
@@ -123,13 +136,13 @@ func FuzzEditAutomaton(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, w string) {
 		if len(w) > 40 {
-			return // longer words are never corrected (maxFuzzyTermBytes)
+			return // longer words are never corrected (MaxFuzzyTermBytes)
 		}
 		for d := 1; d <= 2; d++ {
 			if !isASCIIString(w) {
 				continue
 			}
-			got, want := v.within(w, d), v.withinDFA(w, d)
+			got, want := v.Within(w, d), v.withinDFA(w, d)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("within(%q, %d):\n got %v\nwant %v", w, d, got, want)
 			}

@@ -1,8 +1,7 @@
-package index
+package tables
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"sort"
 	"sync"
@@ -10,59 +9,67 @@ import (
 
 	"github.com/blevesearch/vellum"
 	"github.com/blevesearch/vellum/levenshtein"
+	"github.com/errkb/errkb/index/internal/tabfile"
 )
 
-// vocab is the set of words errors are named with (message, pattern,
+// Vocab is the set of words errors are named with (message, pattern,
 // code and class words), with how many records use each. It corrects
 // typos: a word it does not know is replaced by the nearest word it does,
 // within a bounded edit distance, found with a Levenshtein automaton over
 // an FST of the words (the same machinery bleve's fuzzy queries use), so a
 // correction costs microseconds, not a scan of every word.
-type vocab struct {
-	words strList  // sorted
-	df    []uint32 // records using each word
+type Vocab struct {
+	words tabfile.Strings // sorted
+	df    []uint32        // records using each word
 	fst   *vellum.FST
 	n     int // records, for IDF
 }
 
-// vocab reads the vocabulary written by writeVocab.
-func (s *sections) vocab(name string, records int) *vocab {
-	v := &vocab{words: s.strList(name), df: sectionSlice[uint32](s, name+".df"), n: records}
-	data := s.section(name + ".fst")
-	if s.err != nil {
+// readVocab reads the vocabulary written by writeVocab.
+func readVocab(s *tabfile.Reader, name string, records int) *Vocab {
+	v := &Vocab{words: s.Strings(name), df: tabfile.Slice[uint32](s, name+".df"), n: records}
+	data := s.Bytes(name + ".fst")
+	if s.Err() != nil {
 		return v
 	}
-	if len(v.df) != v.words.len() {
-		s.err = fmt.Errorf("lookup tables: vocabulary %s is damaged", name)
+	if len(v.df) != v.words.Len() {
+		s.Failf("lookup tables: vocabulary %s is damaged", name)
 		return v
 	}
 	fst, err := vellum.Load(data)
 	if err != nil {
-		s.err = fmt.Errorf("lookup tables: vocabulary %s: %w", name, err)
+		s.Failf("lookup tables: vocabulary %s: %w", name, err)
 		return v
 	}
 	v.fst = fst
 	return v
 }
 
-// known reports whether w is a word of the vocabulary.
-func (v *vocab) known(w string) bool {
-	_, ok := v.words.search(w)
+// Known reports whether w is a word of the vocabulary.
+func (v *Vocab) Known(w string) bool {
+	_, ok := v.words.Search(w)
 	return ok
 }
 
+// Number is w's position in the vocabulary (see WordPostings.Of).
+func (v *Vocab) Number(w string) (int, bool) { return v.words.Search(w) }
+
+// Len is how many words the vocabulary holds; At is the i-th, in order.
+func (v *Vocab) Len() int        { return v.words.Len() }
+func (v *Vocab) At(i int) string { return v.words.At(i) }
+
 // count is how many records use w.
-func (v *vocab) count(w string) int {
-	i, ok := v.words.search(w)
+func (v *Vocab) count(w string) int {
+	i, ok := v.words.Search(w)
 	if !ok {
 		return 0
 	}
 	return int(v.df[i])
 }
 
-// idf weighs a word by how rare it is among records; unknown words weigh
+// IDF weighs a word by how rare it is among records; unknown words weigh
 // as much as the rarest.
-func (v *vocab) idf(w string) float64 { return idf(v.n, v.count(w)) }
+func (v *Vocab) IDF(w string) float64 { return idf(v.n, v.count(w)) }
 
 func idf(records, df int) float64 {
 	return math.Log(1 + float64(records+1)/float64(df+1))
@@ -83,13 +90,18 @@ var levBuilders = sync.OnceValues(func() ([2]*levenshtein.LevenshteinAutomatonBu
 	return out, nil
 })
 
+// MaxFuzzyTermBytes is the longest word typo correction is tried on: a
+// longer one is a hash, base64 or a run of ideographs, not a misspelt
+// word.
+const MaxFuzzyTermBytes = 32
+
 // maxEdits is how many wrong letters a word of n letters may have: none
 // for short words, where one letter changes the word ("get"/"set"), one up
-// to six letters, two beyond; none past maxFuzzyTermBytes (hashes, base64),
+// to six letters, two beyond; none past MaxFuzzyTermBytes (hashes, base64),
 // whose automata cost more than they can find.
 func maxEdits(n int) int {
 	switch {
-	case n < 4 || n > maxFuzzyTermBytes:
+	case n < 4 || n > MaxFuzzyTermBytes:
 		return 0
 	case n <= 6:
 		return 1
@@ -97,32 +109,33 @@ func maxEdits(n int) int {
 	return 2
 }
 
-// nearest returns the known word closest to w within maxEdits(len(w)),
+// Nearest returns the known word closest to w within maxEdits(len(w)),
 // preferring fewer edits, then the more common word. ok is false when
 // nothing is near enough.
-func (v *vocab) nearest(w string) (best string, dist int, ok bool) {
+func (v *Vocab) Nearest(w string) (best string, dist int, ok bool) {
 	d := maxEdits(len(w))
 	if d == 0 {
 		return "", 0, false
 	}
-	cands := v.within(w, d)
+	cands := v.Within(w, d)
 	if len(cands) == 0 {
 		return "", 0, false
 	}
-	best, dist = cands[0].word, cands[0].dist
+	best, dist = cands[0].Word, cands[0].Dist
 	return best, dist, true
 }
 
-// fuzzyWord is a known word near a query word.
-type fuzzyWord struct {
-	word string
-	dist int
-	df   int
+// NearWord is a known word near a query word: Dist edits away, used by
+// DF records.
+type NearWord struct {
+	Word string
+	Dist int
+	DF   int
 }
 
-// within lists known words within d edits of w, nearest and most common
+// Within lists known words within d edits of w, nearest and most common
 // first.
-func (v *vocab) within(w string, d int) []fuzzyWord {
+func (v *Vocab) Within(w string, d int) []NearWord {
 	if d < 1 || d > 2 {
 		return nil
 	}
@@ -132,7 +145,7 @@ func (v *vocab) within(w string, d int) []fuzzyWord {
 	a := newEditAutomaton(w, d)
 	defer a.put()
 	it, err := v.fst.Search(a, nil, nil)
-	var out []fuzzyWord
+	var out []NearWord
 	for err == nil && len(out) < 64 {
 		k, df := it.Current()
 		if string(k) != w {
@@ -140,7 +153,7 @@ func (v *vocab) within(w string, d int) []fuzzyWord {
 			for _, b := range k {
 				s = a.Accept(s, b)
 			}
-			out = append(out, fuzzyWord{word: string(k), dist: a.distance(s), df: int(df)})
+			out = append(out, NearWord{Word: string(k), Dist: a.distance(s), DF: int(df)})
 		}
 		err = it.Next()
 	}
@@ -162,7 +175,7 @@ func isASCIIString(s string) bool {
 
 // withinDFA is within with vellum's Levenshtein automaton, for words
 // with non-ASCII letters.
-func (v *vocab) withinDFA(w string, d int) []fuzzyWord {
+func (v *Vocab) withinDFA(w string, d int) []NearWord {
 	builders, err := levBuilders()
 	if err != nil || d < 1 || d > 2 {
 		return nil
@@ -172,12 +185,12 @@ func (v *vocab) withinDFA(w string, d int) []fuzzyWord {
 		return nil
 	}
 	it, err := v.fst.Search(dfa, nil, nil)
-	var out []fuzzyWord
+	var out []NearWord
 	for err == nil && len(out) < 64 {
 		k, df := it.Current()
 		_, dist := dfa.MatchAndDistance(string(k))
 		if string(k) != w {
-			out = append(out, fuzzyWord{word: string(k), dist: int(dist), df: int(df)})
+			out = append(out, NearWord{Word: string(k), Dist: int(dist), DF: int(df)})
 		}
 		err = it.Next()
 	}
@@ -190,15 +203,15 @@ func (v *vocab) withinDFA(w string, d int) []fuzzyWord {
 
 // sortNear orders words near a query word: fewer edits, then the more
 // common, then alphabetically.
-func sortNear(out []fuzzyWord) {
+func sortNear(out []NearWord) {
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if a.dist != b.dist {
-			return a.dist < b.dist
+		if a.Dist != b.Dist {
+			return a.Dist < b.Dist
 		}
-		if a.df != b.df {
-			return a.df > b.df
+		if a.DF != b.DF {
+			return a.DF > b.DF
 		}
-		return a.word < b.word
+		return a.Word < b.Word
 	})
 }

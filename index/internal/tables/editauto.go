@@ -1,4 +1,4 @@
-package index
+package tables
 
 import (
 	"sync"
