@@ -16,6 +16,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/bleveshim"
 	"github.com/errkb/errkb/index/internal/pattern"
 	"github.com/errkb/errkb/index/internal/tables"
 )
@@ -43,9 +44,9 @@ const progressEvery = 10000
 // mapped a large folio at a time, the file's pages piled up between
 // releases (250-270 MiB of 100,000 records' 397 MiB).
 //
-// On disk, w (see diskWrites) tracks the batches bleve has yet to write;
+// On disk, w (see bleveshim.DiskWrites) tracks the batches bleve has yet to write;
 // in memory it is nil.
-func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *diskWrites, log *slog.Logger) (*tableParts, error) {
+func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *bleveshim.DiskWrites, log *slog.Logger) (*tableParts, error) {
 	start := time.Now()
 	recs := ds.Records
 	order := ds.ReadOrder()
@@ -76,9 +77,9 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *dis
 					}
 					parts[i] = tables.NewPart(r, wrapped, dict)
 				}
-				w.track(b)
+				w.Track(b)
 				if err := bi.Batch(b); err != nil {
-					w.untrack()
+					w.Untrack()
 					fail(fmt.Errorf("index batch: %w", err))
 					return
 				}
@@ -95,7 +96,7 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *dis
 	}
 	wg.Wait()
 	if failed.Load() == nil {
-		if err := w.wait(ctx); err != nil {
+		if err := w.Wait(ctx); err != nil {
 			return nil, err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/searcher"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/bleveshim"
 	"github.com/errkb/errkb/index/internal/tables"
 )
 
@@ -32,7 +33,7 @@ type Index struct {
 	fam          *families // see families
 
 	termsOnce sync.Once
-	terms     *termCache // see termCache
+	terms     *bleveshim.TermCache // see termCache
 
 	scratches scratches // see coverMatches
 
@@ -145,7 +146,7 @@ func (ix *Index) Close() error {
 		ix.stop = nil
 	}
 	if ix.terms != nil {
-		ix.terms.close()
+		ix.terms.Close()
 	}
 	err := ix.bi.Close()
 	if ix.unmap != nil {

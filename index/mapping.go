@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/bleveshim"
 	"github.com/errkb/errkb/index/internal/lex"
 )
 
@@ -33,7 +34,7 @@ const (
 // newMapping builds the whole mapping from two reusable field mappings:
 // keywords for the enumerations that filter and facet, and text with the
 // English analyzer for prose or the standard one for code (bleve's, with a
-// faster tokenizer giving the same tokens: tokenizer.go). The document
+// faster tokenizer giving the same tokens: see package bleveshim). The document
 // mapping is static so only the declared fields are indexed; bleve's
 // dynamic default is several times slower to build.
 //
@@ -63,16 +64,16 @@ func newMapping() mapping.IndexMapping {
 	for _, name := range []string{fieldRepo, fieldSeverity, fieldTags} {
 		doc.AddFieldMappingsAt(name, kw)
 	}
-	doc.AddFieldMappingsAt(fieldCodeText, text(codeTextAnalyzer))
-	doc.AddFieldMappingsAt(fieldMessage, text(proseAnalyzer))
-	doc.AddFieldMappingsAt(fieldPattern, text(codeTextAnalyzer))
-	doc.AddFieldMappingsAt(fieldDoc, text(proseAnalyzer))
-	doc.AddFieldMappingsAt(fieldProse, text(proseAnalyzer))
-	doc.AddFieldMappingsAt(fieldCodeBody, text(codeTextAnalyzer))
+	doc.AddFieldMappingsAt(fieldCodeText, text(bleveshim.CodeTextAnalyzer))
+	doc.AddFieldMappingsAt(fieldMessage, text(bleveshim.ProseAnalyzer))
+	doc.AddFieldMappingsAt(fieldPattern, text(bleveshim.CodeTextAnalyzer))
+	doc.AddFieldMappingsAt(fieldDoc, text(bleveshim.ProseAnalyzer))
+	doc.AddFieldMappingsAt(fieldProse, text(bleveshim.ProseAnalyzer))
+	doc.AddFieldMappingsAt(fieldCodeBody, text(bleveshim.CodeTextAnalyzer))
 
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
-	m.DefaultAnalyzer = codeTextAnalyzer
+	m.DefaultAnalyzer = bleveshim.CodeTextAnalyzer
 	m.IndexDynamic = false
 	m.StoreDynamic = false
 	m.DocValuesDynamic = false

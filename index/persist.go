@@ -23,6 +23,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/searcher"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/bleveshim"
 	"github.com/errkb/errkb/index/internal/tables"
 	"github.com/errkb/errkb/internal/safefile"
 )
@@ -202,7 +203,7 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 	}()
 	bdir := filepath.Join(tmp, bleveDirName)
 	defer buildGC(ds.Len())()
-	writes, config, forget := newDiskWrites(bdir)
+	writes, config, forget := bleveshim.NewDiskWrites(bdir)
 	defer forget()
 	bi, err := bleve.NewUsing(bdir, newMapping(), scorch.Name, scorch.Name, config)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/bleveshim"
 )
 
 // maxIdleScratches bounds the scratches kept between queries: as many as
@@ -233,7 +234,7 @@ func (ix *Index) scoreText(ctx context.Context, c *candidates, q Query, asked ma
 	}
 	only := bleve.NewDocIDQuery(ids)
 	only.SetBoost(0)
-	scored := cachedQuery{bleve.NewConjunctionQuery(only, text), ix.termCache()}
+	scored := ix.termCache().Query(bleve.NewConjunctionQuery(only, text))
 	req := bleve.NewSearchRequestOptions(ix.filtered(q, scored), len(ids), 0, false)
 	res, err := ix.bi.SearchInContext(ctx, req)
 	if err != nil {
@@ -339,4 +340,29 @@ func (h *topCover) push(rec int32, text float64) {
 		h.recs[i], h.recs[m] = h.recs[m], h.recs[i]
 		i = m
 	}
+}
+
+// countText counts the records the text query and the evidence match
+// under q's filters, the total Search reports, exactly as bleve would
+// (see countByBleve) but from the postings' bitmaps (see
+// bleveshim.CountMatches), falling back to bleve when the index is not
+// the kind those know.
+func (ix *Index) countText(ctx context.Context, c *candidates, q Query) (int, error) {
+	if n, err := ix.countBitmaps(c, q); err == nil {
+		return n, nil
+	}
+	return ix.countByBleve(ctx, c, q)
+}
+
+// countBitmaps is countByBleve's count, read from the postings' bitmaps.
+func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
+	plan := planText(c.searchWords())
+	fields := make([]string, len(plan.fields))
+	for i, f := range plan.fields {
+		fields[i] = f.field
+	}
+	return bleveshim.CountMatches(ix.bi, bleveshim.Count{
+		Words: plan.words, Fields: fields, Min: plan.min, IDs: ix.evidenceIDs(c),
+		Filters: []bleveshim.FieldValue{{Field: fieldRepo, Value: q.Repo}, {Field: fieldTags, Value: q.Tag}, {Field: fieldSeverity, Value: q.Severity}},
+	})
 }

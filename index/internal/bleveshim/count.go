@@ -1,32 +1,43 @@
-package index
+package bleveshim
 
 import (
-	"context"
 	"errors"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
 
-// countText counts the records the text query and the evidence match
-// under q's filters, the total Search reports, exactly as bleve would
-// (see countByBleve) but from the postings' bitmaps: bleve's collector
-// visits every match one by one, which for a common word is tens of
-// thousands of records to count. It falls back to bleve when the index is
-// not the kind it knows.
-func (ix *Index) countText(ctx context.Context, c *candidates, q Query) (int, error) {
-	if n, err := ix.countBitmaps(c, q); err == nil {
-		return n, nil
-	}
-	return ix.countByBleve(ctx, c, q)
+// Count is a text query to count the matches of, as CountMatches counts
+// them: the documents holding at least Min (1 when 0) of Words, each
+// analysed as a match query over Fields analyses it and found in any of
+// them, or whose id is one of IDs; each of Filters, when its Value is
+// set, must hold too.
+type Count struct {
+	Words   []string
+	Fields  []string
+	Min     int
+	IDs     []string
+	Filters []FieldValue
 }
 
-// errNoBitmaps: the index is not a scorch index of zap segments.
-var errNoBitmaps = errors.New("postings bitmaps unavailable")
+// FieldValue is a term a keyword field must hold.
+type FieldValue struct{ Field, Value string }
 
-func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
-	adv, err := ix.bi.Advanced()
+// ErrNoBitmaps: the index is not a scorch index of zap segments, whose
+// postings CountMatches reads.
+var ErrNoBitmaps = errors.New("postings bitmaps unavailable")
+
+// CountMatches counts the documents of bi that c matches, exactly as
+// bleve's search would count them (the disjunction of match queries, at
+// least Min of them, or'ed with a document-id query and and'ed with term
+// queries), but from the postings' bitmaps: bleve's collector visits
+// every match one by one, which for a common word is tens of thousands
+// of documents to count. It returns ErrNoBitmaps when bi is not the kind
+// of index it knows, and the caller asks bleve instead.
+func CountMatches(bi bleve.Index, c Count) (int, error) {
+	adv, err := bi.Advanced()
 	if err != nil {
 		return 0, err
 	}
@@ -37,26 +48,24 @@ func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
 	defer r.Close()
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
-		return 0, errNoBitmaps
+		return 0, ErrNoBitmaps
 	}
-	plan := planText(c.searchWords())
-	m := ix.bi.Mapping()
+	m := bi.Mapping()
 	// Each word's terms per field, as its MatchQuery analyzes it.
-	terms := make([][][]string, len(plan.words))
-	for i, w := range plan.words {
-		terms[i] = make([][]string, len(plan.fields))
-		for j, f := range plan.fields {
-			a := m.AnalyzerNamed(m.AnalyzerNameForPath(f.field))
+	terms := make([][][]string, len(c.Words))
+	for i, w := range c.Words {
+		terms[i] = make([][]string, len(c.Fields))
+		for j, f := range c.Fields {
+			a := m.AnalyzerNamed(m.AnalyzerNameForPath(f))
 			if a == nil {
-				return 0, errNoBitmaps
+				return 0, ErrNoBitmaps
 			}
 			for _, tok := range a.Analyze([]byte(w)) {
 				terms[i][j] = append(terms[i][j], string(tok.Term))
 			}
 		}
 	}
-	ids := ix.evidenceIDs(c)
-	need := max(plan.min, 1)
+	need := max(c.Min, 1)
 	total := 0
 	for _, ss := range snap.Segments() {
 		seg := ss.Segment()
@@ -88,7 +97,7 @@ func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
 				it = pl.Iterator(false, false, false, it)
 				o, ok := it.(segment.OptimizablePostingsIterator)
 				if !ok {
-					return errNoBitmaps
+					return ErrNoBitmaps
 				}
 				if n, ok := o.DocNum1Hit(); ok {
 					dst.Add(uint32(n))
@@ -107,15 +116,15 @@ func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
 		for k := range atLeast {
 			atLeast[k] = roaring.New()
 		}
-		for i := range plan.words {
+		for i := range c.Words {
 			// With one word needed, a word's records go straight into
 			// atLeast[1], not through a bitmap of their own.
 			word := atLeast[1]
 			if need > 1 {
 				word = roaring.New()
 			}
-			for j, f := range plan.fields {
-				if err := orPostings(word, f.field, terms[i][j]...); err != nil {
+			for j, f := range c.Fields {
+				if err := orPostings(word, f, terms[i][j]...); err != nil {
 					return 0, err
 				}
 			}
@@ -127,21 +136,19 @@ func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
 			}
 		}
 		match := atLeast[need]
-		if len(plan.words) == 0 {
+		if len(c.Words) == 0 {
 			match = roaring.New()
 		}
-		if len(ids) > 0 {
-			bm, err := postings("_id", ids...)
+		if len(c.IDs) > 0 {
+			bm, err := postings("_id", c.IDs...)
 			if err != nil {
 				return 0, err
 			}
 			match.Or(bm)
 		}
-		for _, f := range []struct{ field, value string }{
-			{fieldRepo, q.Repo}, {fieldTags, q.Tag}, {fieldSeverity, q.Severity},
-		} {
-			if f.value != "" {
-				bm, err := postings(f.field, f.value)
+		for _, f := range c.Filters {
+			if f.Value != "" {
+				bm, err := postings(f.Field, f.Value)
 				if err != nil {
 					return 0, err
 				}

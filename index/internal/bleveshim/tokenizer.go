@@ -1,4 +1,4 @@
-package index
+package bleveshim
 
 import (
 	"bytes"
@@ -12,13 +12,14 @@ import (
 	"github.com/blevesearch/bleve/v2/registry"
 )
 
-// The analyzers of the mapping. They are bleve's "en" and "standard"
-// analyzers with the tokenizer swapped for wordTokenizer, which gives the
-// same tokens faster: the index and every query's terms are the same.
+// The analyzers the index's mapping names, registered with bleve when
+// this package is loaded. They are bleve's "en" and "standard" analyzers
+// with the tokenizer swapped for wordTokenizer, which gives the same
+// tokens faster: the index and every query's terms are the same.
 const (
 	wordsTokenizer   = "errkb-words"
-	proseAnalyzer    = "errkb-en"       // en: possessives, lower case, stop words, Porter stemming
-	codeTextAnalyzer = "errkb-standard" // standard: lower case, stop words
+	ProseAnalyzer    = "errkb-en"       // en: possessives, lower case, stop words, Porter stemming
+	CodeTextAnalyzer = "errkb-standard" // standard: lower case, stop words
 )
 
 func init() {
@@ -42,8 +43,8 @@ func init() {
 			return a, nil
 		}
 	}
-	registry.RegisterAnalyzer(proseAnalyzer, analyzer(en.PossessiveName, lowercase.Name, en.StopName, porter.Name))
-	registry.RegisterAnalyzer(codeTextAnalyzer, analyzer(lowercase.Name, en.StopName))
+	registry.RegisterAnalyzer(ProseAnalyzer, analyzer(en.PossessiveName, lowercase.Name, en.StopName, porter.Name))
+	registry.RegisterAnalyzer(CodeTextAnalyzer, analyzer(lowercase.Name, en.StopName))
 }
 
 // wordTokenizer splits text into words exactly as bleve's unicode
