@@ -14,6 +14,7 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index/internal/bleveshim"
+	"github.com/errkb/errkb/index/internal/persist"
 	"github.com/errkb/errkb/index/internal/tables"
 )
 
@@ -84,7 +85,7 @@ func (ix *Index) releasePagesAsNeeded() {
 			}
 			ix.ds.ReleasePages()
 			if ix.unmap != nil {
-				releasePages(ix.t.Data())
+				persist.ReleasePages(ix.t.Data())
 			}
 			left, since = fileResident(), 0
 		}

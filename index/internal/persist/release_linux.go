@@ -1,12 +1,12 @@
-package index
+package persist
 
 import "syscall"
 
-// releasePages drops the pages of a read-only file mapping from the
+// ReleasePages drops the pages of a read-only file mapping from the
 // process's resident set once reading the whole of it (checking the
 // tables) is done; they stay in the page cache, and queries map back only
 // those they touch.
-func releasePages(m []byte) {
+func ReleasePages(m []byte) {
 	if len(m) > 0 {
 		_ = syscall.Madvise(m, syscall.MADV_DONTNEED)
 	}

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,18 +14,21 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/searcher"
-
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index/internal/bleveshim"
+	"github.com/errkb/errkb/index/internal/persist"
 	"github.com/errkb/errkb/index/internal/tables"
-	"github.com/errkb/errkb/internal/safefile"
 )
+
+// Keeping the index on disk between starts: which index a dataset needs
+// (Key), reusing it when a folder holds it intact, building it there
+// otherwise. The folder itself (manifest, checksums, atomic moves, seeds)
+// is package persist's.
 
 // formatVersion names how records become index documents. Bump it when
 // document() or the analysis changes in a way the mapping's JSON does not
@@ -68,30 +70,6 @@ func writeDocFingerprint(w io.Writer, ds *errkb.Dataset) {
 	}
 }
 
-// Files of a persisted index inside its folder, {dir}/{key}/.
-const (
-	manifestName = "manifest.json"
-	bleveDirName = "bleve"
-	tablesName   = "tables.bin"
-	buildPrefix  = ".build-"
-)
-
-// manifest is written last, once the index is complete; an index without
-// one, or whose files no longer match it, is treated as damaged.
-type manifest struct {
-	Key     string     `json:"key"`
-	Records int        `json:"records"`
-	Built   time.Time  `json:"built"`
-	Files   []fileInfo `json:"files"`  // the bleve folder's
-	Tables  fileInfo   `json:"tables"` // the lookup tables, beside it
-}
-
-type fileInfo struct {
-	Name   string `json:"name"` // slash-separated, relative to the bleve folder
-	Size   int64  `json:"size"`
-	CRC32C uint32 `json:"crc32c"`
-}
-
 // Open returns the index of ds persisted in dir, building and persisting
 // it first when dir holds none for ds's key or holds a damaged one. The
 // index is opened read-only, so nothing changes its files while serving.
@@ -101,15 +79,46 @@ func Open(ctx context.Context, ds *errkb.Dataset, dir string, log *slog.Logger) 
 	return OpenSeeded(ctx, ds, dir, nil, log)
 }
 
+// OpenSeeded is Open with a prebuilt index to start from: when dir holds
+// no index for ds's key and seed (the files of a persisted index folder:
+// manifest.json, bleve/, tables.bin) was built under that same key, seed
+// is copied into dir instead of building. Copying a few MB takes
+// milliseconds where building takes hundreds; the copy is then checked
+// against its manifest like any persisted index. A seed for another key
+// (a different dataset, mapping or table version) is ignored.
+func OpenSeeded(ctx context.Context, ds *errkb.Dataset, dir string, seed fs.FS, log *slog.Logger) (*Index, error) {
+	start := time.Now()
+	key := Key(ds)
+	log.Info("index key", "key", key[:16], "took", time.Since(start).Round(time.Millisecond))
+	if seed != nil {
+		if err := persist.PlantSeed(dir, key, seed, log); err != nil {
+			log.Warn("prebuilt index not used; building", "err", err)
+		}
+	}
+	return openKeyed(ctx, ds, dir, key, start, log)
+}
+
+// SeedKey is the key the prebuilt index in seed was built under.
+func SeedKey(seed fs.FS) (string, error) { return persist.SeedKey(seed) }
+
+// Compact merges the bleve segments of ds's index persisted in dir into
+// one and records the new files in its manifest. Open's builds end so
+// (see buildPersisted); an index persisted before them holds as many
+// segments as its merges had reached. One segment is the smallest to ship
+// (see cmd/prebuild) and the fewest to search.
+func Compact(ctx context.Context, ds *errkb.Dataset, dir string) error {
+	return persist.Compact(ctx, persist.Folder(dir, Key(ds)))
+}
+
 // openKeyed is Open with ds's key already computed, from start.
 func openKeyed(ctx context.Context, ds *errkb.Dataset, dir, key string, start time.Time, log *slog.Logger) (*Index, error) {
 	searcher.DisjunctionMaxClauseCount = maxClauses
-	final := filepath.Join(dir, key[:32])
+	final := persist.Folder(dir, key)
 	ix, err := openPersisted(ds, final, key)
 	switch {
 	case err == nil:
 		log.Info("index reused", "dir", final, "records", ds.Len(), "took", time.Since(start).Round(time.Millisecond))
-		removeOthers(dir, key[:32], log)
+		persist.RemoveOthers(dir, key[:32], log)
 		// Loading and keying the dataset read some records' text (see
 		// internal/store); it need not stay resident.
 		ds.ReleasePages()
@@ -122,7 +131,7 @@ func openKeyed(ctx context.Context, ds *errkb.Dataset, dir, key string, start ti
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("index dir: %w", err)
 	}
-	if err := buildPersisted(ctx, ds, dir, final, key, log); err != nil {
+	if err := buildPersisted(ctx, ds, dir, key, log); err != nil {
 		return nil, err
 	}
 	// The build leaves hundreds of MB of garbage, which the collector,
@@ -133,7 +142,7 @@ func openKeyed(ctx context.Context, ds *errkb.Dataset, dir, key string, start ti
 	if ix, err = openPersisted(ds, final, key); err != nil {
 		return nil, fmt.Errorf("reopen the index just built: %w", err)
 	}
-	removeOthers(dir, key[:32], log)
+	persist.RemoveOthers(dir, key[:32], log)
 	return ix, nil
 }
 
@@ -142,39 +151,21 @@ func openKeyed(ctx context.Context, ds *errkb.Dataset, dir, key string, start ti
 // built. It returns an error wrapping fs.ErrNotExist when there is none.
 func openPersisted(ds *errkb.Dataset, folder, key string) (*Index, error) {
 	records := ds.Len()
-	data, err := os.ReadFile(filepath.Join(folder, manifestName))
+	m, err := persist.Check(folder, key, records)
 	if err != nil {
 		return nil, err
 	}
-	var m manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
-	}
-	if m.Key != key || m.Records != records {
-		return nil, fmt.Errorf("manifest is for key %.16s with %d records, want %.16s with %d", m.Key, m.Records, key, records)
-	}
-	bdir := filepath.Join(folder, bleveDirName)
-	files, err := listFiles(bdir)
+	mem, unmap, err := persist.MapTables(folder, m)
 	if err != nil {
 		return nil, err
-	}
-	if !slices.EqualFunc(files, m.Files, func(a, b fileInfo) bool { return a.Name == b.Name && a.Size == b.Size }) {
-		return nil, errors.New("index files differ from the manifest")
-	}
-	if err := checkSums(bdir, m.Files); err != nil {
-		return nil, err
-	}
-	mem, unmap, err := mapFile(filepath.Join(folder, tablesName), m.Tables)
-	if err != nil {
-		return nil, fmt.Errorf("lookup tables: %w", err)
 	}
 	t, err := tables.Read(mem, records)
 	if err != nil {
 		unmap()
 		return nil, err
 	}
-	releasePages(mem)
-	bi, err := bleve.OpenUsing(bdir, map[string]any{"read_only": true})
+	persist.ReleasePages(mem)
+	bi, err := bleve.OpenUsing(filepath.Join(folder, persist.BleveDir), map[string]any{"read_only": true})
 	if err != nil {
 		unmap()
 		return nil, fmt.Errorf("open index: %w", err)
@@ -187,21 +178,15 @@ func openPersisted(ds *errkb.Dataset, folder, key string) (*Index, error) {
 	return newIndex(ds, bi, t, unmap), nil
 }
 
-// buildPersisted builds the index in a fresh folder next to final and
-// renames it into place only once complete, so a crash mid-build leaves
-// no folder that looks usable.
-func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key string, log *slog.Logger) error {
-	tmp, err := os.MkdirTemp(dir, buildPrefix+key[:12]+"-")
+// buildPersisted builds the index of key in a fresh folder of dir, which
+// persist.Build moves into place only once complete.
+func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, key string, log *slog.Logger) error {
+	b, err := persist.NewBuild(dir, key)
 	if err != nil {
-		return fmt.Errorf("index dir: %w", err)
+		return err
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			os.RemoveAll(tmp)
-		}
-	}()
-	bdir := filepath.Join(tmp, bleveDirName)
+	defer b.Abandon()
+	bdir := b.BleveDir()
 	defer buildGC(ds.Len())()
 	writes, config, forget := bleveshim.NewDiskWrites(bdir)
 	defer forget()
@@ -234,7 +219,7 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 		// term. About 2 s at 100,000 records, while the tables are laid
 		// out; see BENCHMARKS.md.
 		merging := time.Now()
-		if mergeErr = compactBleve(ctx, bdir); mergeErr == nil {
+		if mergeErr = persist.CompactBleve(ctx, bdir); mergeErr == nil {
 			log.Info("index merged into one segment", "took", time.Since(merging).Round(time.Millisecond))
 		}
 	}
@@ -248,109 +233,9 @@ func buildPersisted(ctx context.Context, ds *errkb.Dataset, dir, final, key stri
 	if a.err != nil {
 		return a.err
 	}
-	tables := a.data
-	if err := safefile.WriteBytes(filepath.Join(tmp, tablesName), tables); err != nil {
-		return fmt.Errorf("write lookup tables: %w", err)
-	}
-	sum, _, err := safefile.CRC(bytes.NewReader(tables))
-	if err != nil {
+	if err := b.Finish(a.data, ds.Len()); err != nil {
 		return err
 	}
-	tinfo := fileInfo{Name: tablesName, Size: int64(len(tables)), CRC32C: sum}
-	files, err := listFiles(bdir)
-	if err != nil {
-		return err
-	}
-	for i := range files {
-		if files[i].CRC32C, _, err = safefile.FileCRC(filepath.Join(bdir, files[i].Name)); err != nil {
-			return err
-		}
-	}
-	m := manifest{Key: key, Records: ds.Len(), Built: time.Now().UTC(), Files: files, Tables: tinfo}
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := safefile.WriteBytes(filepath.Join(tmp, manifestName), data); err != nil {
-		return fmt.Errorf("write manifest: %w", err)
-	}
-	if err := os.RemoveAll(final); err != nil {
-		return fmt.Errorf("remove damaged index: %w", err)
-	}
-	if err := os.Rename(tmp, final); err != nil {
-		return fmt.Errorf("move index into place: %w", err)
-	}
-	ok = true
-	log.Info("index persisted", "dir", final, "files", len(files))
+	log.Info("index persisted", "dir", b.Folder(), "files", b.Files())
 	return nil
-}
-
-// listFiles lists the regular files below dir, sorted by name.
-func listFiles(dir string) ([]fileInfo, error) {
-	var files []fileInfo
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		files = append(files, fileInfo{Name: filepath.ToSlash(rel), Size: info.Size()})
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(files, func(a, b fileInfo) int { return strings.Compare(a.Name, b.Name) })
-	return files, nil
-}
-
-// checkSums compares every file's CRC-32C with the manifest. It reads the
-// whole index (a few hundred MB at 100,000 records) at several GB/s; that
-// is the price of never serving from a corrupted segment, which bleve
-// would only notice, if at all, in the middle of a search.
-func checkSums(dir string, files []fileInfo) error {
-	for _, f := range files {
-		sum, _, err := safefile.FileCRC(filepath.Join(dir, filepath.FromSlash(f.Name)))
-		if err != nil {
-			return err
-		}
-		if sum != f.CRC32C {
-			return fmt.Errorf("index file %s is damaged (checksum mismatch)", f.Name)
-		}
-	}
-	return nil
-}
-
-// removeOthers deletes the indexes of other keys and abandoned builds in
-// dir. It only touches names this package creates.
-func removeOthers(dir, keep string, log *slog.Logger) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if name == keep || !e.IsDir() || !(isKeyName(name) || strings.HasPrefix(name, buildPrefix)) {
-			continue
-		}
-		if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
-			log.Warn("could not remove an old index", "dir", name, "err", err)
-			continue
-		}
-		log.Info("removed an old index", "dir", name)
-	}
-}
-
-func isKeyName(s string) bool {
-	if len(s) != 32 {
-		return false
-	}
-	_, err := hex.DecodeString(s)
-	return err == nil
 }

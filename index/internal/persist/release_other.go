@@ -1,9 +1,9 @@
 //go:build !linux
 
-package index
+package persist
 
-// releasePages does nothing where madvise is not at hand.
-func releasePages(m []byte) {}
+// ReleasePages does nothing where madvise is not at hand.
+func ReleasePages(m []byte) {}
 
 // smallPages does nothing where madvise is not at hand.
 func smallPages(m []byte) {}
