@@ -131,7 +131,7 @@ func BenchmarkAnnotate(b *testing.B) {
 // lookupOnly identifies with the full Lookup, as /lookup does.
 type lookupOnly struct{ ix *index.Index }
 
-func (l lookupOnly) Identify(ctx context.Context, text string) (*errkb.Record, string, error) {
+func (l lookupOnly) LookupLine(ctx context.Context, text string) (*errkb.Record, string, error) {
 	res, err := l.ix.Lookup(ctx, text)
 	if err != nil {
 		return nil, "", err

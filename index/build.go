@@ -21,6 +21,10 @@ import (
 	"github.com/errkb/errkb/index/internal/tables"
 )
 
+// Building the index: every record's bleve document and its part of the
+// lookup tables, made in one pass over the records, and the collector's
+// settings while it runs.
+
 // batchSize is how many records go into one bleve batch, that is one
 // segment. Each batch holds its analysed documents in memory; measured at
 // 30,000 records on two cores, batches of 1,000 peaked at 850 MB of RSS

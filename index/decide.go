@@ -6,54 +6,6 @@ import "github.com/errkb/errkb/index/internal/pattern"
 // lookup redirects only when the first record's strongest evidence names
 // one error and no other record's evidence is as strong.
 
-// Evidence tiers, weakest first. Only tierCorrected and above can make a
-// lookup confident.
-const (
-	tierNone = iota
-	tierText
-	tierCorrected // the message, found after correcting typos
-	tierNearCode  // a code or class a letter or two away
-	tierPattern   // the message, found as typed
-	tierName      // the record's code, class or a code identifier
-	tierID        // the record's id
-)
-
-// minPatternWeight is how many literal letters a pattern must pin down to
-// identify a record inside a longer text; shorter ones ("not found")
-// occur by chance. A pattern that is the whole query needs fewer
-// (pattern.MinWholeWeight); one found only after correcting typos, more.
-const (
-	minPatternWeight   = 10
-	minCorrectedWeight = 12
-)
-
-// tier ranks the strongest evidence for one record, with a strength that
-// orders records within the tier.
-func (e *evidence) tier() (tier, strength int) {
-	p := e.pattern
-	switch {
-	case e.id:
-		return tierID, 0
-	case e.code > 0 || e.class > 0 || e.keyedIdent:
-		// Naming the record by code and class at once is stronger than by
-		// either: a JSON log's "type" may be a shared class while its
-		// "code" is the record's own. An identifier only this record uses
-		// ("zip.ErrChecksum" beside zlib's ErrChecksum) adds to either.
-		return tierName, e.code + e.class + boolInt(e.keyedIdent)
-	case p.Weight > 0 && !p.Corrected && (p.Bounded && p.Weight >= minPatternWeight || p.Whole && p.Weight >= pattern.MinWholeWeight):
-		// A message found as typed is stronger found with its client
-		// prefix than without.
-		return tierPattern, 2*p.Weight + boolInt(!p.Stripped)
-	case e.nearCode > 0:
-		return tierNearCode, -e.nearCode
-	case p.Corrected && p.Weight >= minCorrectedWeight:
-		return tierCorrected, p.Weight
-	case e.text > 0:
-		return tierText, 0
-	}
-	return tierNone, 0
-}
-
 // decide returns the first hit when it clearly identifies the error:
 // its tier is tierCorrected or above, it is first in the ranking, and no
 // other record has evidence of the same tier and strength or more. A code
@@ -131,11 +83,4 @@ func (e *evidence) reason(tier int) string {
 		return "near code"
 	}
 	return "corrected message"
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -125,7 +125,7 @@ func (ix *Index) heldAround(c *evidence, segments []string, ranked []*evidence) 
 
 // mayBeHeld reports whether a record found by text search alone could
 // make heldAround refuse c: c was found by part of the text, and the text
-// goes on from its message. Identify, which asks no text search, leaves
+// goes on from its message. LookupLine, which asks no text search, leaves
 // such lines to Lookup.
 func (ix *Index) mayBeHeld(c *evidence, u *understood) bool {
 	if c.pattern.Whole || c.pattern.Weight == 0 {
@@ -295,7 +295,3 @@ func runsOf(words, run []string) []int {
 	}
 	return out
 }
-
-// explained is the part of the word cover that measures how much of the
-// query the record's message and names explain (see textCover).
-func (e *evidence) explained() float64 { return e.text - e.textLen }

@@ -11,12 +11,17 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/searcher"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index/internal/bleveshim"
 	"github.com/errkb/errkb/index/internal/persist"
 	"github.com/errkb/errkb/index/internal/tables"
 )
+
+// The Index, its life (Build, Close) and what it keeps beside bleve and
+// the tables: the caches made on first use and the release of the mapped
+// pages queries read.
 
 // maxClauses bounds how many terms one query may expand to. bleve's default
 // is unlimited, which lets fuzzy or long queries take seconds and gigabytes.
@@ -28,7 +33,7 @@ type Index struct {
 	bi bleve.Index
 	t  *tables.Tables // records by id and code, patterns, vocabulary, identifiers
 
-	browsed browseLists // pages of records under one filter; see browse
+	lists filterLists // pages of records under one filter; see list
 
 	familiesOnce sync.Once
 	fam          *families // see families
@@ -159,3 +164,21 @@ func (ix *Index) Close() error {
 
 // Dataset is the dataset this index was built from.
 func (ix *Index) Dataset() *errkb.Dataset { return ix.ds }
+
+// termCache returns ix's cache of long terms' postings, made empty on
+// first use.
+func (ix *Index) termCache() *bleveshim.TermCache {
+	ix.termsOnce.Do(func() {
+		ix.terms = bleveshim.NewTermCache(bleveshim.MaxTermCacheBytes, bleveshim.MinCachedPostings, ix.reader)
+	})
+	return ix.terms
+}
+
+// reader opens a reader of ix's bleve index.
+func (ix *Index) reader() (bleveindex.IndexReader, error) {
+	adv, err := ix.bi.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return adv.Reader()
+}

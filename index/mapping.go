@@ -1,9 +1,8 @@
-// Package index owns full-text search over records: the bleve mapping,
-// building the index and keeping it on disk between starts (persist.go),
-// turning user text into queries, ranking, and deciding when a lookup is
-// confident. It returns its own Hit and Result types so callers never
-// depend on bleve.
 package index
+
+// The bleve mapping and the document each record becomes. Only prose and
+// code text is searched in bleve; ids, codes, classes and identifiers are
+// looked up in the tables (package tables).
 
 import (
 	"strings"
@@ -18,7 +17,7 @@ import (
 )
 
 // Field names in the index. Ids, codes and classes are looked up in the
-// tables (see tables.record, byCode, byClass), not in bleve.
+// tables (see tables.Tables: Record, ByCode, ByClass), not in bleve.
 const (
 	fieldRepo     = "repo"
 	fieldCodeText = "codeText" // errorCode and errorClass split into words
@@ -39,7 +38,7 @@ const (
 // dynamic default is several times slower to build.
 //
 // Only what search reads is kept: no field is stored and none has term
-// vectors, since hits carry record numbers and highlight.go marks words
+// vectors, since hits carry record numbers and marks.go marks words
 // in the records themselves, and no query is a phrase; only the faceted
 // fields keep doc values. At 100,000 records that halves the index.
 func newMapping() mapping.IndexMapping {

@@ -142,7 +142,7 @@ func TestTyposInLongIdentifiers(t *testing.T) {
 	n, found := 0, 0
 	for _, r := range recs {
 		c := r.ErrorCode
-		if len(c) < 14 || bare[strings.ToLower(c)] != 1 || !looksLikeCode(c) {
+		if len(c) < 14 || bare[strings.ToLower(c)] != 1 || !lex.LooksLikeCode(c) {
 			continue
 		}
 		for _, q := range []string{swapAt(c, len(c)/2), replaceAt(swapAt(c, len(c)/3), 2*len(c)/3, 'x')} {

@@ -11,6 +11,9 @@ import (
 	"github.com/errkb/errkb/index/internal/lex"
 )
 
+// The understanding stage: string -> *understood. The query's text is
+// read before any index is asked; nothing here knows the records.
+
 // understood is what Search and Lookup read out of pasted text before any
 // index is asked. Engineers paste codes, messages, whole log lines, JSON
 // logs and API error bodies; each gives the same few things: the texts a

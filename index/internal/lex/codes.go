@@ -47,3 +47,18 @@ func SplitIdentifier(s string) string {
 func NormalizeText(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
+
+// LooksLikeCode reports whether a short query is written like a code or a
+// class (JS_CONSUMER_OFLINE, js-consumer-offline, JSConsumerOflineError)
+// rather than as words, where a near code would be a guess.
+func LooksLikeCode(s string) bool {
+	if strings.ContainsAny(s, "_-.") {
+		return true
+	}
+	for i, r := range s {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			return true
+		}
+	}
+	return false
+}

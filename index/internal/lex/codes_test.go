@@ -22,3 +22,14 @@ func TestNormalize(t *testing.T) {
 		}
 	}
 }
+
+func TestLooksLikeCode(t *testing.T) {
+	for s, want := range map[string]bool{
+		"JS_CONSUMER_OFLINE": true, "js-consumer-offline": true, "JSConsumerOflineError": true, "cache.evict": true,
+		"consumer offline": false, "timeout": false, "Timeout": false, "": false,
+	} {
+		if got := LooksLikeCode(s); got != want {
+			t.Errorf("LooksLikeCode(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

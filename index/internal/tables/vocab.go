@@ -215,3 +215,35 @@ func sortNear(out []NearWord) {
 		return a.Word < b.Word
 	})
 }
+
+// codeEdits is how many wrong letters a code of n characters may have and
+// still be recognized.
+func codeEdits(n int) int {
+	switch {
+	case n < 5:
+		return 0
+	case n <= 7:
+		return 1
+	}
+	return 2
+}
+
+// NearCodes lists the codes and classes within a few edits of each of
+// keys, as many as a code of the key's length may have wrong (see
+// codeEdits), nearest and most common first for each key.
+func (t *Tables) NearCodes(keys ...string) []NearWord {
+	var near []NearWord
+	seen := map[string]bool{}
+	for _, key := range keys {
+		d := codeEdits(len(key))
+		if len(key) > MaxFuzzyTermBytes*2 {
+			d = 0
+		}
+		if d == 0 || seen[key] {
+			continue
+		}
+		seen[key] = true
+		near = append(near, t.codes.Within(key, d)...)
+	}
+	return near
+}

@@ -6,24 +6,30 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
 )
 
-// browse lists records under q's filters when there is no text. Under one
+// Listing without text: a search with filters and no text lists the
+// records under the filters, best score first. It is no part of the
+// pipeline of a text query.
+
+// list lists records under q's filters when there is no text. Under one
 // filter (a tag, a project or a severity) the page, total and facets come
-// from the records themselves (browseList), the same as bleve's answer;
-// bleve's sorted browse visited and faceted every match of the filter on
+// from the records themselves (filterList), the same as bleve's answer;
+// bleve's sorted listing visited and faceted every match of the filter on
 // each query, the largest cost of browsing a tag. Other combinations ask
 // bleve.
-func (ix *Index) browse(ctx context.Context, q Query) (*Result, error) {
+func (ix *Index) list(ctx context.Context, q Query) (*Result, error) {
 	field, value, ok := oneFilter(q)
 	if !ok {
-		return ix.browseBleve(ctx, q)
+		return ix.listByBleve(ctx, q)
 	}
-	l, err := ix.browseList(field, value)
+	l, err := ix.filterList(field, value)
 	if err != nil {
 		return nil, err
 	}
@@ -36,9 +42,9 @@ func (ix *Index) browse(ctx context.Context, q Query) (*Result, error) {
 	return out, nil
 }
 
-// browseBleve lists records under q's filters with bleve's sorted search:
+// listByBleve lists records under q's filters with bleve's sorted search:
 // best score first (a term query's tf-idf), then id.
-func (ix *Index) browseBleve(ctx context.Context, q Query) (*Result, error) {
+func (ix *Index) listByBleve(ctx context.Context, q Query) (*Result, error) {
 	req := bleve.NewSearchRequestOptions(ix.filtered(q, nil), q.Limit, q.Offset, false)
 	req.SortBy([]string{"-_score", "_id"})
 	addFacets(req)
@@ -69,35 +75,35 @@ func oneFilter(q Query) (field, value string, ok bool) {
 	return field, value, n == 1
 }
 
-// browseList is every record under one filter in bleve's order, with the
+// filterList is every record under one filter in bleve's order, with the
 // scores bleve gives and the facets it counts over them.
-type browseList struct {
+type filterList struct {
 	recs   []int32 // record numbers, best score first, then by id
 	scores []float64
 	facets Facets
 }
 
-// browseLists keeps the records under each tag, project and severity in
-// id order, made in one pass over the records on the first browse, and
+// filterLists keeps the records under each tag, project and severity in
+// id order, made in one pass over the records on the first listing, and
 // the lists asked for so far in bleve's order with their facets; a list
 // costs 12 bytes per record under its filter.
-type browseLists struct {
+type filterLists struct {
 	once  sync.Once
 	docs  uint64 // documents in the bleve index, for the idf
 	err   error
 	byID  map[string]map[string][]int32 // field -> value -> record numbers in id order
 	mu    sync.Mutex
-	lists map[string]*browseList // by field and value
+	lists map[string]*filterList // by field and value
 }
 
-// browseList returns the records under field = value in bleve's order,
+// filterList returns the records under field = value in bleve's order,
 // computing them on first use.
-func (ix *Index) browseList(field, value string) (*browseList, error) {
-	b := &ix.browsed
+func (ix *Index) filterList(field, value string) (*filterList, error) {
+	b := &ix.lists
 	b.once.Do(func() {
 		b.docs, b.err = ix.bi.DocCount()
 		b.byID = ix.filterPostings()
-		b.lists = map[string]*browseList{}
+		b.lists = map[string]*filterList{}
 	})
 	if b.err != nil {
 		return nil, fmt.Errorf("count documents: %w", b.err)
@@ -110,7 +116,7 @@ func (ix *Index) browseList(field, value string) (*browseList, error) {
 		return l, nil
 	}
 	recs := b.byID[field][value]
-	l = ix.newBrowseList(field, value, recs, b.docs)
+	l = ix.newFilterList(field, value, recs, b.docs)
 	if len(recs) == 0 {
 		// Filter values come from requests: only values some record
 		// holds are kept, so the lists stay bounded by the dataset.
@@ -145,12 +151,12 @@ func (ix *Index) filterPostings() map[string]map[string][]int32 {
 	return out
 }
 
-// newBrowseList scores as bleve's term query over a keyword field does
+// newFilterList scores as bleve's term query over a keyword field does
 // (zap's norm, bleve's TermQueryScorer with tf-idf): sqrt(tf) times
 // 1/sqrt(the field's values in the record), rounded to float32 as zap
 // stores it, times idf = 1 + ln(docs / (matches+1)). Repo and severity
 // hold one value, so their matches tie and keep id order.
-func (ix *Index) newBrowseList(field, value string, recs []int32, docs uint64) *browseList {
+func (ix *Index) newFilterList(field, value string, recs []int32, docs uint64) *filterList {
 	type match struct {
 		rec   int32
 		tf    int
@@ -164,7 +170,7 @@ func (ix *Index) newBrowseList(field, value string, recs []int32, docs uint64) *
 		}
 	}
 	idf := 1.0 + math.Log(float64(docs)/float64(uint64(len(ms))+1.0))
-	l := &browseList{recs: make([]int32, len(ms)), scores: make([]float64, len(ms))}
+	l := &filterList{recs: make([]int32, len(ms)), scores: make([]float64, len(ms))}
 	order := make([]int, len(ms))
 	scores := make([]float64, len(ms))
 	for i, m := range ms {
@@ -219,4 +225,30 @@ func termFacets(m map[string]int, n int) []FacetCount {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Value, b.Value))
 	})
 	return out[:min(n, len(out))]
+}
+
+func addFacets(req *bleve.SearchRequest) {
+	req.AddFacet(fieldRepo, bleve.NewFacetRequest(fieldRepo, 20))
+	req.AddFacet(fieldTags, bleve.NewFacetRequest(fieldTags, 20))
+	req.AddFacet(fieldSeverity, bleve.NewFacetRequest(fieldSeverity, 10))
+}
+
+func facetsOf(res *bleve.SearchResult) Facets {
+	return Facets{
+		Repo:     facetCounts(res.Facets[fieldRepo]),
+		Tag:      facetCounts(res.Facets[fieldTags]),
+		Severity: facetCounts(res.Facets[fieldSeverity]),
+	}
+}
+
+func facetCounts(f *search.FacetResult) []FacetCount {
+	if f == nil || f.Terms == nil {
+		return nil
+	}
+	var out []FacetCount
+	for _, t := range f.Terms.Terms() {
+		out = append(out, FacetCount{Value: t.Term, Count: t.Count})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Count > out[j].Count })
+	return out
 }

@@ -8,27 +8,26 @@ import (
 	"github.com/errkb/errkb/index/internal/lex"
 )
 
-// highlight marks the query's words in a record's message and in a short
-// fragment of its documentation. Fragments are HTML: the text escaped,
-// with <mark> around matched words (the shape bleve's highlighter gives,
-// which pages and the API already show). Only a page of hits is
-// highlighted, so the cost does not grow with the rerank window.
-func (ix *Index) highlight(a *candidates, r *errkb.Record) map[string][]string {
-	return highlightTerms(highlightWords(a), r)
-}
+// Part of the answer: a hit's highlights. The query's words are marked in
+// a record's message and in a short fragment of its documentation.
+// Fragments are HTML: the text escaped, with <mark> around matched words
+// (the shape bleve's highlighter gives, which pages and the API already
+// show). Only a page of hits is marked, so the cost does not grow with
+// the rerank window.
 
-// highlightWords are the words highlight marks, the words sent to bleve.
-func highlightWords(a *candidates) map[string]bool {
+// markedWords are the words marks marks: the words sent to the text
+// search.
+func markedWords(a *candidates) map[string]bool {
 	terms := map[string]bool{}
-	for _, w := range a.searchWords() {
+	for _, w := range a.searched {
 		terms[w] = true
 	}
 	return terms
 }
 
-// highlightTerms is highlight with the query's words already gathered,
-// once for a page of hits.
-func highlightTerms(terms map[string]bool, r *errkb.Record) map[string][]string {
+// marks are the highlights of r, the words of terms marked in its message
+// and in a fragment of its documentation.
+func marks(terms map[string]bool, r *errkb.Record) map[string][]string {
 	out := map[string][]string{}
 	if m, n := markWords(r.ErrorMessage, terms); n > 0 {
 		out["message"] = []string{m}

@@ -6,11 +6,19 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index/internal/bleveshim"
 )
+
+// Part of the candidates stage: the text matches found in the lookup
+// tables' word postings instead of bleve, the fast path of textMatches
+// (textsearch.go). It answers only when it can tell that the records it
+// finds are the ones bleve's text search would rank first, and asks bleve
+// for the relevance of just the records that can still reach the page
+// (through the term cache) and for the total (from the postings'
+// bitmaps). TestWordPostingsAtScale and TestCountBitmapsAsBleve compare
+// it with the plain path.
 
 // maxIdleScratches bounds the scratches kept between queries: as many as
 // queries usually run at once on a small server (3 MB each at 100,000
@@ -62,9 +70,9 @@ func (p scratches) put(s *coverScratch) {
 
 // coverDecides is the word cover above which a record outranks every
 // record the word postings do not find: those share no word with the
-// query in their message or names, so they score at most 10 (bleve's
-// relevance) + 15 (the project named), that is a cover of 0.25.
-const coverDecides = 0.25
+// query in their message or names, so they score at most bleve's
+// relevance and the project named, that is a cover of 0.25.
+const coverDecides = (weightBleve + weightProject) / weightText
 
 // coverMatches finds the text matches of c from the word postings instead
 // of bleve: every record whose message or names hold a third of the
@@ -91,7 +99,7 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 	// corrections to the words as typed ("BAAd CAAe" asks two of "bad",
 	// "case", "baad", "caae"): a record found here is then one the total,
 	// which counts that query's matches, counts too.
-	minContent = max(minContent, planText(c.searchWords()).min)
+	minContent = max(minContent, planText(c.searched).min)
 	qIDF := 0.0
 	counted := make(map[string]bool, len(c.words))
 	for i, w := range c.words {
@@ -129,12 +137,13 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 			continue
 		}
 		matched++
-		text := 0.5 * s.inAny[r] / qIDF
+		// The word cover, as textCover computes it.
+		text := coverOfQuery * s.inAny[r] / qIDF
 		if m := ix.t.MsgIDF(r); m > 0 {
-			text += 0.25 * s.inMsg[r] / m
+			text += coverOfMessage * s.inMsg[r] / m
 		}
 		if cw := ix.t.CodeIDF(r); cw > 0 {
-			text += 0.25 * s.inCode[r] / cw
+			text += coverOfNames * s.inCode[r] / cw
 		}
 		if text > coverDecides {
 			strong++
@@ -145,7 +154,7 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 		return false
 	}
 	hits := make([]textHit, 0, len(best.recs)+maxEvidenceDocs)
-	for _, r := range ix.evidenceRecs(c) {
+	for _, r := range c.strongest {
 		if filtered && !passes(ix.ds.Records[r], q) {
 			continue
 		}
@@ -154,20 +163,21 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 			matched++
 		}
 	}
-	// Bleve's relevance adds at most 10 to a record's score: a record
-	// whose score without it is lower by more than that than the page's
-	// last one cannot reach the page, and its relevance is not asked for.
+	// Bleve's relevance adds at most weightBleve to a record's score: a
+	// record whose score without it is lower by more than that than the
+	// page's last one cannot reach the page, and its relevance is not
+	// asked for.
 	base := make([]float64, len(best.recs))
 	for i, cr := range best.recs {
-		base[i] = 100 * cr.text
+		base[i] = weightText * cr.text
 		if len(c.words) >= 2 && strings.Contains(ix.t.MsgSeq(cr.rec), c.phrase) {
-			base[i] += 25
+			base[i] += weightPhrase
 		}
 		if c.projects != nil && c.projects[strings.ToLower(ix.ds.Records[cr.rec].Repo)] {
-			base[i] += 15
+			base[i] += weightProject
 		}
 	}
-	cut := nth(base, need) - 10 - 1e-6
+	cut := nth(base, need) - weightBleve - 1e-6
 	asked := map[string]int32{}
 	for i, cr := range best.recs {
 		if _, found := c.found[cr.rec]; !found {
@@ -196,35 +206,13 @@ func (ix *Index) coverMatches(ctx context.Context, c *candidates, q Query, size 
 	return err == nil
 }
 
-// countByBleve counts the records the text query matches, as Search
-// reports them, without scoring any.
-func (ix *Index) countByBleve(ctx context.Context, c *candidates, q Query) (int, error) {
-	should := []query.Query{}
-	if text := textQuery(c.searchWords()); text != nil {
-		should = append(should, text)
-	}
-	if ids := ix.evidenceIDs(c); len(ids) > 0 {
-		should = append(should, bleve.NewDocIDQuery(ids))
-	}
-	if len(should) == 0 {
-		return 0, nil
-	}
-	req := bleve.NewSearchRequestOptions(ix.filtered(q, bleve.NewDisjunctionQuery(should...)), 0, 0, false)
-	req.Score = "none"
-	res, err := ix.bi.SearchInContext(ctx, req)
-	if err != nil {
-		return 0, err
-	}
-	return int(res.Total), nil
-}
-
 // scoreText asks bleve for its relevance of the records asked only
 // (their record number by id), which orders records the tables cannot
 // tell apart (a stem in common, a word in the documentation). The ids
 // clause weighs nothing, so each score is the text query's alone, up to
 // the scale that weigh divides out.
 func (ix *Index) scoreText(ctx context.Context, c *candidates, q Query, asked map[string]int32) error {
-	text := textQuery(c.searchWords())
+	text := textQuery(c.searched)
 	if text == nil || len(asked) == 0 {
 		return nil
 	}
@@ -356,13 +344,13 @@ func (ix *Index) countText(ctx context.Context, c *candidates, q Query) (int, er
 
 // countBitmaps is countByBleve's count, read from the postings' bitmaps.
 func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
-	plan := planText(c.searchWords())
+	plan := planText(c.searched)
 	fields := make([]string, len(plan.fields))
 	for i, f := range plan.fields {
 		fields[i] = f.field
 	}
 	return bleveshim.CountMatches(ix.bi, bleveshim.Count{
-		Words: plan.words, Fields: fields, Min: plan.min, IDs: ix.evidenceIDs(c),
+		Words: plan.words, Fields: fields, Min: plan.min, IDs: ix.ids(c.strongest),
 		Filters: []bleveshim.FieldValue{{Field: fieldRepo, Value: q.Repo}, {Field: fieldTags, Value: q.Tag}, {Field: fieldSeverity, Value: q.Severity}},
 	})
 }

@@ -5,16 +5,16 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index/internal/lex"
-	"github.com/errkb/errkb/index/internal/tables"
 )
 
-// This file gathers the evidence that names a record outright: its id,
-// code or class, an identifier or code number from its code fields, or a
-// code a letter or two away.
+// Part of the candidates stage: the evidence that names a record
+// outright, found in the lookup tables. Its id, code or class, an
+// identifier or code number from its code fields, or a code a letter or
+// two away.
 
-// identify finds ids, codes, classes and code identifiers, first in the
+// findNamed finds ids, codes, classes and code identifiers, first in the
 // whole query and then in each of its pieces.
-func (ix *Index) identify(a *candidates) {
+func (ix *Index) findNamed(a *candidates) {
 	u := a.u
 	whole := strings.Join(strings.Fields(u.raw), " ")
 	if i, ok := ix.t.Record(whole); ok {
@@ -193,46 +193,21 @@ func isHTTPStatus(s string) bool {
 	return len(s) == 3 && s[0] >= '1' && s[0] <= '5'
 }
 
-// codeEdits is how many wrong letters a code of n characters may have and
-// still be recognized.
-func codeEdits(n int) int {
-	switch {
-	case n < 5:
-		return 0
-	case n <= 7:
-		return 1
-	}
-	return 2
-}
-
-// looksLikeCode reports whether a short query is written like a code or a
-// class (JS_CONSUMER_OFLINE, js-consumer-offline, JSConsumerOflineError)
-// rather than as words, where a near code would be a guess.
-func looksLikeCode(s string) bool {
-	if strings.ContainsAny(s, "_-.") {
-		return true
-	}
-	for i, r := range s {
-		if i > 0 && r >= 'A' && r <= 'Z' {
-			return true
-		}
-	}
-	return false
-}
-
-// nearCodes finds codes and classes within a few edits of a short query.
-// Those of a query written as words are no evidence, only did-you-mean
-// when nothing matched well: they are looked for then (see nearList), as
-// building the automata is a good part of such a query's cost.
+// nearCodes finds codes and classes within a few edits of a short query,
+// as written and as its chunks joined. Those of a query written as words
+// are no evidence, only did-you-mean when nothing matched well:
+// a.nearLater leaves them to didYouMean, which looks for them only then,
+// as building the automata is a good part of such a query's cost.
 func (ix *Index) nearCodes(a *candidates, whole string) {
 	if len(a.u.chunks) > 4 || len(whole) > 64 {
 		return
 	}
-	if !looksLikeCode(whole) {
-		a.nearOf = whole
+	keys := []string{lex.NormalizeCode(whole), strings.ToLower(strings.Join(a.u.chunks, ""))}
+	if !lex.LooksLikeCode(whole) {
+		a.nearLater = keys
 		return
 	}
-	a.near = ix.nearWords(a, whole)
+	a.near = ix.t.NearCodes(keys...)
 	for _, f := range a.near {
 		for _, i := range ix.t.CodeKeys(f.Word) {
 			e := a.get(i)
@@ -241,31 +216,4 @@ func (ix *Index) nearCodes(a *candidates, whole string) {
 			}
 		}
 	}
-}
-
-// nearList returns the codes and classes near the query, for did-you-mean.
-func (ix *Index) nearList(a *candidates) []tables.NearWord {
-	if a.nearOf != "" {
-		a.near, a.nearOf = ix.nearWords(a, a.nearOf), ""
-	}
-	return a.near
-}
-
-// nearWords lists the codes and classes within a few edits of whole, as
-// written and as its chunks joined.
-func (ix *Index) nearWords(a *candidates, whole string) []tables.NearWord {
-	var near []tables.NearWord
-	seen := map[string]bool{}
-	for _, key := range []string{lex.NormalizeCode(whole), strings.ToLower(strings.Join(a.u.chunks, ""))} {
-		d := codeEdits(len(key))
-		if len(key) > tables.MaxFuzzyTermBytes*2 {
-			d = 0
-		}
-		if d == 0 || seen[key] {
-			continue
-		}
-		seen[key] = true
-		near = append(near, ix.t.Codes().Within(key, d)...)
-	}
-	return near
 }

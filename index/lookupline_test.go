@@ -5,35 +5,35 @@ import (
 	"testing"
 )
 
-// TestIdentifyAgreesWithLookup runs every labelled query of the relevance
+// TestLookupLineAgreesWithLookup runs every labelled query of the relevance
 // suite (codes, messages, log lines, JSON logs, typos, prose) through
-// Identify and Lookup: Identify must never name a record Lookup does not,
+// LookupLine and Lookup: LookupLine must never name a record Lookup does not,
 // and must name the same record whenever Lookup's reason is anything but
 // a corrected typo.
-func TestIdentifyAgreesWithLookup(t *testing.T) {
+func TestLookupLineAgreesWithLookup(t *testing.T) {
 	ix, qs := relevanceIndex(t)
 	texts := make([]string, len(qs))
 	for i, q := range qs {
 		texts[i] = q.Q
 	}
-	identifyAgrees(t, ix, texts)
+	lookupLineAgrees(t, ix, texts)
 }
 
-// TestIdentifyAgreesWithLookupOnRealRecords holds Identify to the same
+// TestLookupLineAgreesWithLookupOnRealRecords holds LookupLine to the same
 // promise over the real-record suite, whose typos next to wrapped
 // messages ("invalid mapping destination: functon argument ...", where
 // Lookup's corrected word completes the wrapping record's message and
 // contests the wrapped one) the fictional suite lacks.
-func TestIdentifyAgreesWithLookupOnRealRecords(t *testing.T) {
+func TestLookupLineAgreesWithLookupOnRealRecords(t *testing.T) {
 	ix, qs := realRelevanceIndex(t, realSuiteDefault)
 	texts := make([]string, len(qs))
 	for i, q := range qs {
 		texts[i] = q.Q
 	}
-	identifyAgrees(t, ix, texts)
+	lookupLineAgrees(t, ix, texts)
 }
 
-func identifyAgrees(t *testing.T, ix *Index, texts []string) {
+func lookupLineAgrees(t *testing.T, ix *Index, texts []string) {
 	t.Helper()
 	ctx := context.Background()
 	var matched, agreed int
@@ -42,7 +42,7 @@ func identifyAgrees(t *testing.T, ix *Index, texts []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, reason, err := ix.Identify(ctx, q)
+		r, reason, err := ix.LookupLine(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,21 +52,21 @@ func identifyAgrees(t *testing.T, ix *Index, texts []string) {
 			if res.Match != nil {
 				got = res.Match.ID
 			}
-			t.Errorf("%q: Identify names %s (%s), Lookup %s", q, r.ID, reason, got)
+			t.Errorf("%q: LookupLine names %s (%s), Lookup %s", q, r.ID, reason, got)
 		case res.Match != nil && res.Reason != "corrected message" && r != res.Match:
-			t.Errorf("%q: Lookup names %s (%s), Identify nothing", q, res.Match.ID, res.Reason)
+			t.Errorf("%q: Lookup names %s (%s), LookupLine nothing", q, res.Match.ID, res.Reason)
 		case r != nil:
 			agreed++
 			if reason != res.Reason {
-				t.Errorf("%q: Identify's reason %q, Lookup's %q", q, reason, res.Reason)
+				t.Errorf("%q: LookupLine's reason %q, Lookup's %q", q, reason, res.Reason)
 			}
 		}
 		if res.Match != nil {
 			matched++
 		}
 	}
-	t.Logf("%d queries: Lookup matched %d, Identify agreed on %d", len(texts), matched, agreed)
+	t.Logf("%d queries: Lookup matched %d, LookupLine agreed on %d", len(texts), matched, agreed)
 	if agreed == 0 {
-		t.Fatal("Identify matched nothing")
+		t.Fatal("LookupLine matched nothing")
 	}
 }

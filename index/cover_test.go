@@ -37,6 +37,7 @@ func TestCountBitmapsAsBleve(t *testing.T) {
 			{Text: lq.Q, Repo: "no/such-repo"},
 		} {
 			c := ix.tableCandidates(understand(q.Text), maxCorrections)
+			planSearch(c)
 			got, err := ix.countBitmaps(c, q)
 			if err != nil {
 				t.Fatalf("countBitmaps(%+v): %v", q, err)
@@ -89,6 +90,7 @@ func TestWordPostingsAtScale(t *testing.T) {
 			{Text: r.ErrorMessage, Severity: r.Severity},
 		} {
 			c := ix.tableCandidates(understand(q.Text), maxCorrections)
+			planSearch(c)
 			if ix.coverMatches(ctx, c, q, rerankWindow) {
 				fromPostings++
 			}

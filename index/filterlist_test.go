@@ -11,11 +11,11 @@ import (
 	"github.com/errkb/errkb/internal/errkbtest"
 )
 
-// TestBrowseMatchesBleve checks that browsing under one filter answers
+// TestFilterListMatchesBleve checks that listing under one filter answers
 // exactly as bleve's sorted search does: the same records in the same
 // order with the same scores, the same total and the same facets, for
 // every tag, project and severity, on every page, on disk and in memory.
-func TestBrowseMatchesBleve(t *testing.T) {
+func TestFilterListMatchesBleve(t *testing.T) {
 	n := 3000
 	if testing.Short() {
 		n = 600
@@ -67,16 +67,16 @@ func TestBrowseMatchesBleve(t *testing.T) {
 		for _, q := range qs {
 			for _, page := range []struct{ limit, offset int }{{20, 0}, {20, 20}, {7, 3}, {100, 100}, {20, 10000}} {
 				q.Limit, q.Offset = page.limit, page.offset
-				got, err := ix.browse(ctx, q)
+				got, err := ix.list(ctx, q)
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := ix.browseBleve(ctx, q)
+				want, err := ix.listByBleve(ctx, q)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !reflect.DeepEqual(got, want) {
-					t.Fatalf("browse %+v:\n got %s\nwant %s", q, describe(got), describe(want))
+					t.Fatalf("list %+v:\n got %s\nwant %s", q, describe(got), describe(want))
 				}
 				compared += len(want.Hits)
 			}
@@ -95,10 +95,10 @@ func describe(r *Result) string {
 	return s
 }
 
-// TestBrowseKeepsOnlyListsOfKnownValues checks that filter values no
+// TestFilterListsKeepOnlyKnownValues checks that filter values no
 // record holds, which any client may send, answer empty and are not kept:
 // the kept lists stay bounded by the dataset, whatever is asked.
-func TestBrowseKeepsOnlyListsOfKnownValues(t *testing.T) {
+func TestFilterListsKeepOnlyKnownValues(t *testing.T) {
 	ctx := context.Background()
 	ix, err := Build(ctx, errkbtest.Dataset(t, errkbtest.Record(func(r *errkb.Record) { r.Tags = []string{"gizmo"} })), slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -117,9 +117,9 @@ func TestBrowseKeepsOnlyListsOfKnownValues(t *testing.T) {
 	if res, err := ix.Search(ctx, Query{Tag: "gizmo"}); err != nil || res.Total != 1 {
 		t.Fatalf("tag gizmo: %v, %+v", err, res)
 	}
-	ix.browsed.mu.Lock()
-	defer ix.browsed.mu.Unlock()
-	if n := len(ix.browsed.lists); n != 1 {
-		t.Errorf("%d browse lists kept after 100 unknown tags and one known, want 1", n)
+	ix.lists.mu.Lock()
+	defer ix.lists.mu.Unlock()
+	if n := len(ix.lists.lists); n != 1 {
+		t.Errorf("%d filter lists kept after 100 unknown tags and one known, want 1", n)
 	}
 }

@@ -8,23 +8,23 @@ import (
 	"github.com/errkb/errkb"
 )
 
-// This file answers Lookup's question for text a program wrote, such as a
-// log line, at the rate logs arrive. A log line's message is printed by
+// LookupLine answers Lookup's question for text a program wrote, such as
+// a log line, at the rate logs arrive. A log line's message is printed by
 // the program, so it is never misspelt: the typo correction Lookup does for
 // what people type is skipped, and with it most of the cost. The text
 // search is skipped as well whenever the tables' evidence alone decides.
 
 // textOnlyCeiling is the highest sortScore a record found by text search
-// alone can reach: 100 for word cover, 25 for a phrase, 10 for bleve's
-// score and 15 for naming the project (see computeScore), raised by
-// evenSharedCodes at most to the score of a record sharing its code with
-// the same core, which adds at most 50 for the message length it covers.
-// A record with evidence scoring above it stays first after the text
-// search, so the evidence decides alone.
-const textOnlyCeiling = 100 + 25 + 10 + 15 + 50
+// alone can reach: full word cover, a phrase, bleve's whole relevance and
+// its project named (see computeScore), raised by evenSharedCodes at most
+// to the score of a record sharing its code with the same core, which
+// adds at most the cover of the message and names it holds. A record
+// with evidence scoring above it stays first after the text search, so
+// the evidence decides alone.
+const textOnlyCeiling = weightText + weightPhrase + weightBleve + weightProject + weightText*(coverOfMessage+coverOfNames)
 
-// Identify returns the record that text, a line a program wrote, clearly
-// names, and the reason, as Lookup would: it never names a record Lookup
+// LookupLine returns the record that text, a line a program wrote,
+// clearly names, and the reason, as Lookup would: it never names a record Lookup
 // would not, and names the same one whenever Lookup's reason is not a
 // corrected typo. It runs the pipeline's candidates stage on the lookup
 // tables alone, then evidence, rank and decide as Lookup does, and runs
@@ -37,14 +37,14 @@ const textOnlyCeiling = 100 + 25 + 10 + 15 + 50
 // mapping destination: functon argument ..." completes the message of the
 // record wrapping "invalid mapping destination"). Most lines of a log
 // name no record, and for them the corrections, the cost, are skipped.
-func (ix *Index) Identify(ctx context.Context, text string) (*errkb.Record, string, error) {
+func (ix *Index) LookupLine(ctx context.Context, text string) (*errkb.Record, string, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, "", nil
 	}
 	u := understand(text)
-	m, reason, decided := ix.identifyByTables(u, 0)
+	m, reason, decided := ix.decideByTables(u, 0)
 	if decided && m != nil && slices.ContainsFunc(u.words, func(w string) bool { return !ix.t.Words().Known(w) }) {
-		m, reason, decided = ix.identifyByTables(u, maxCorrections)
+		m, reason, decided = ix.decideByTables(u, maxCorrections)
 	}
 	if !decided {
 		// A record found by its words alone might come first: only the
@@ -61,10 +61,10 @@ func (ix *Index) Identify(ctx context.Context, text string) (*errkb.Record, stri
 	return ix.ds.Records[m.rec], reason, nil
 }
 
-// identifyByTables decides u on the lookup tables' evidence, correcting
+// decideByTables decides u on the lookup tables' evidence, correcting
 // at most corrections words. decided is false when a record found by
 // text search alone could come first, which only Lookup can tell.
-func (ix *Index) identifyByTables(u *understood, corrections int) (m *evidence, reason string, decided bool) {
+func (ix *Index) decideByTables(u *understood, corrections int) (m *evidence, reason string, decided bool) {
 	c := ix.tableCandidates(u, corrections)
 	evs := make([]*evidence, 0, len(c.found))
 	best := tierNone
@@ -77,13 +77,7 @@ func (ix *Index) identifyByTables(u *understood, corrections int) (m *evidence, 
 		return nil, "", true // Lookup's confidence needs at least this tier
 	}
 	for _, e := range evs {
-		// As weigh completes the evidence of a record the tables found:
-		// bleve's relevance counts only for records found by text alone.
-		ix.textCover(c, e)
-		if c.projects != nil {
-			e.project = c.projects[strings.ToLower(ix.ds.Records[e.rec].Repo)]
-		}
-		e.computeScore()
+		ix.complete(c, e) // as weigh completes a record the tables found
 	}
 	ranked := ix.rank(evs)
 	if len(ranked) > maxEvidenceDocs || ranked[0].sortScore <= textOnlyCeiling {
