@@ -98,6 +98,8 @@ func EachWordSpan(s string) iter.Seq[[2]int] {
 	}
 }
 
+// AlnumCount counts the letters and digits of s: how much literal text a
+// pattern pins down is counted so.
 func AlnumCount(s string) int {
 	n := 0
 	for _, r := range s {

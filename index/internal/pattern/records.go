@@ -89,6 +89,8 @@ func wrappedText(r *errkb.Record, pat, msg string, byID map[string]*errkb.Record
 // a longer one.
 type Extensions struct{ fwd, back []string }
 
+// NewExtensions knows lits, every record's literal messages (see
+// LiteralText).
 func NewExtensions(lits []string) Extensions {
 	e := Extensions{fwd: slices.Clone(lits), back: make([]string, len(lits))}
 	for i, lit := range lits {

@@ -21,6 +21,8 @@ type Writer struct {
 	data  [][]byte
 }
 
+// Bytes adds section name holding b; Uint32s, Int32s and Float64s add one
+// holding an array.
 func (w *Writer) Bytes(name string, b []byte) {
 	w.names = append(w.names, name)
 	w.data = append(w.data, b)
