@@ -11,7 +11,7 @@ import (
 	"github.com/errkb/errkb/index/internal/tables"
 )
 
-// The candidates stage: understood -> candidates. The records a query may
+// The candidates stage: *understood -> *candidates. The records a query may
 // mean are found two ways: in the lookup tables (ids, codes, classes and
 // identifiers, see named.go; message patterns; corrected words) and by a
 // text search over the corrected words, which every record the tables
@@ -28,7 +28,7 @@ type candidates struct {
 	idf         []float64         // each word's rarity, as the vocabulary has it
 	phrase      string            // the words joined by spaces, padded, for phrases
 	near        []tables.NearWord // codes and classes near the query, for did-you-mean
-	nearLater   []string          // the keys whose near codes are left to did-you-mean; see nearCodes
+	nearLater   string            // the query whose near codes are left to did-you-mean; see nearCodes
 	// correctedText is the query with its typos corrected, when it had any.
 	correctedText string
 	projects      map[string]bool // lower-case repos whose name the query holds

@@ -345,12 +345,8 @@ func (ix *Index) countText(ctx context.Context, c *candidates, q Query) (int, er
 // countBitmaps is countByBleve's count, read from the postings' bitmaps.
 func (ix *Index) countBitmaps(c *candidates, q Query) (int, error) {
 	plan := planText(c.searched)
-	fields := make([]string, len(plan.fields))
-	for i, f := range plan.fields {
-		fields[i] = f.field
-	}
 	return bleveshim.CountMatches(ix.bi, bleveshim.Count{
-		Words: plan.words, Fields: fields, Min: plan.min, IDs: ix.ids(c.strongest),
+		Words: plan.words, Fields: textFieldNames[:len(plan.fields)], Min: plan.min, IDs: ix.ids(c.strongest),
 		Filters: []bleveshim.FieldValue{{Field: fieldRepo, Value: q.Repo}, {Field: fieldTags, Value: q.Tag}, {Field: fieldSeverity, Value: q.Severity}},
 	})
 }

@@ -193,21 +193,20 @@ func isHTTPStatus(s string) bool {
 	return len(s) == 3 && s[0] >= '1' && s[0] <= '5'
 }
 
-// nearCodes finds codes and classes within a few edits of a short query,
-// as written and as its chunks joined. Those of a query written as words
-// are no evidence, only did-you-mean when nothing matched well:
-// a.nearLater leaves them to didYouMean, which looks for them only then,
-// as building the automata is a good part of such a query's cost.
+// nearCodes finds codes and classes within a few edits of a short query
+// (see lex.CodeKeys). Those of a query written as words are no evidence,
+// only did-you-mean when nothing matched well: a.nearLater leaves them to
+// didYouMean, which looks for them only then, as building the automata is
+// a good part of such a query's cost.
 func (ix *Index) nearCodes(a *candidates, whole string) {
 	if len(a.u.chunks) > 4 || len(whole) > 64 {
 		return
 	}
-	keys := []string{lex.NormalizeCode(whole), strings.ToLower(strings.Join(a.u.chunks, ""))}
 	if !lex.LooksLikeCode(whole) {
-		a.nearLater = keys
+		a.nearLater = whole
 		return
 	}
-	a.near = ix.t.NearCodes(keys...)
+	a.near = ix.t.NearCodes(lex.CodeKeys(whole, a.u.chunks)...)
 	for _, f := range a.near {
 		for _, i := range ix.t.CodeKeys(f.Word) {
 			e := a.get(i)

@@ -47,8 +47,8 @@ func (ix *Index) didYouMean(a *candidates, ranked []*evidence) []Suggestion {
 		return out
 	}
 	near := a.near
-	if a.nearLater != nil {
-		near = ix.t.NearCodes(a.nearLater...) // left to now: see nearCodes
+	if a.nearLater != "" {
+		near = ix.t.NearCodes(lex.CodeKeys(a.nearLater, a.u.chunks)...) // left to now: see nearCodes
 	}
 	for _, f := range near {
 		for _, i := range ix.t.CodeKeys(f.Word) {

@@ -138,13 +138,28 @@ type fieldBoost struct {
 	boost float64
 }
 
+// textFields are the fields text is searched in, weighted so that a
+// message match beats a mention in prose; a long text is searched in the
+// first four only (see planText). textFieldNames are their names. Both
+// are shared by every query and never changed.
+var (
+	textFields = []fieldBoost{
+		{fieldMessage, 4}, {fieldCodeText, 3}, {fieldPattern, 1}, {fieldDoc, 1}, {fieldProse, 0.5}, {fieldCodeBody, 0.5},
+	}
+	textFieldNames = func() []string {
+		names := make([]string, len(textFields))
+		for i, f := range textFields {
+			names[i] = f.field
+		}
+		return names
+	}()
+)
+
 func planText(words []string) textPlan {
 	if len(words) == 0 {
 		return textPlan{}
 	}
-	fields := []fieldBoost{
-		{fieldMessage, 4}, {fieldCodeText, 3}, {fieldPattern, 1}, {fieldDoc, 1}, {fieldProse, 0.5}, {fieldCodeBody, 0.5},
-	}
+	fields := textFields
 	if contentWords(words) > maxProseWords {
 		// A long text is a pasted message or log line: its record is
 		// found by message, names and documentation. Prose and snippets

@@ -47,6 +47,9 @@ const maxWords = 40
 // maxSegments bounds how many extracted values are matched against patterns.
 const maxSegments = 24
 
+// maxChunks bounds the pieces looked up as codes, ids and identifiers.
+const maxChunks = 256
+
 // understand reads q. It never fails: text that fits no known shape is
 // taken as plain words.
 func understand(q string) *understood {
@@ -285,7 +288,7 @@ func chunks(s string) []string {
 		if f != "" {
 			out = append(out, f)
 		}
-		if len(out) >= 256 {
+		if len(out) >= maxChunks {
 			break
 		}
 	}

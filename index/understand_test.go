@@ -95,7 +95,7 @@ func TestUnderstand(t *testing.T) {
 func TestUnderstandBoundsWork(t *testing.T) {
 	long := strings.Repeat(`{"msg":"a b c d e f g h"} `, 2000)
 	u := understand(long)
-	if len(u.raw) > MaxQueryBytes || len(u.words) > maxWords || len(u.segments) > maxSegments || len(u.chunks) > 256 {
+	if len(u.raw) > MaxQueryBytes || len(u.words) > maxWords || len(u.segments) > maxSegments || len(u.chunks) > maxChunks {
 		t.Errorf("unbounded: raw %d bytes, %d words, %d segments, %d chunks", len(u.raw), len(u.words), len(u.segments), len(u.chunks))
 	}
 }

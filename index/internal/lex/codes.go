@@ -48,6 +48,13 @@ func NormalizeText(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
 
+// CodeKeys are the keys a short query may spell a code or class as: the
+// whole of it normalized (see NormalizeCode), and its chunks joined,
+// lower-cased ("JS CONSUMER OFFLINE" and "JSConsumerOffline").
+func CodeKeys(whole string, chunks []string) []string {
+	return []string{NormalizeCode(whole), strings.ToLower(strings.Join(chunks, ""))}
+}
+
 // LooksLikeCode reports whether a short query is written like a code or a
 // class (JS_CONSUMER_OFLINE, js-consumer-offline, JSConsumerOflineError)
 // rather than as words, where a near code would be a guess.
