@@ -1,6 +1,9 @@
 package lex
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestNormalize(t *testing.T) {
 	for in, want := range map[string]string{
@@ -30,6 +33,22 @@ func TestLooksLikeCode(t *testing.T) {
 	} {
 		if got := LooksLikeCode(s); got != want {
 			t.Errorf("LooksLikeCode(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestCodeKeys(t *testing.T) {
+	for _, tc := range []struct {
+		whole  string
+		chunks []string
+		want   []string
+	}{
+		{"JS CONSUMER OFLINE", []string{"JS", "CONSUMER", "OFLINE"}, []string{"js_consumer_ofline", "jsconsumerofline"}},
+		{"js-consumer-ofline", []string{"js-consumer-ofline"}, []string{"js_consumer_ofline", "js-consumer-ofline"}},
+		{"JSConsumerOflineError", []string{"JSConsumerOflineError"}, []string{"jsconsumeroflineerror", "jsconsumeroflineerror"}},
+	} {
+		if got := CodeKeys(tc.whole, tc.chunks); !slices.Equal(got, tc.want) {
+			t.Errorf("CodeKeys(%q, %q) = %q, want %q", tc.whole, tc.chunks, got, tc.want)
 		}
 	}
 }
