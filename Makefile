@@ -30,7 +30,7 @@ test-browser:
 # -fuzztime ends while a worker is busy (go.dev/issue/75804); that alone,
 # with no failing input written and the seeds passing, is not a failure.
 FUZZTIME ?= 10s
-FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./web:FuzzSnippetHTML ./extract:FuzzVerbs ./extract:FuzzExtract ./index:FuzzReadTables ./web:FuzzRequestChosenValues ./web:FuzzParseHead ./annotate:FuzzStream ./internal/store:FuzzReadSnapshot ./index:FuzzWordTokenizer ./index:FuzzEditAutomaton
+FUZZ_TARGETS = .:FuzzLoad .:FuzzParseEntryFast .:FuzzPathsAgree ./index:FuzzUnderstand ./index/internal/pattern:FuzzPattern ./index:FuzzSearch ./index:FuzzLookup ./web:FuzzRecordPage ./web:FuzzSearchPage ./web:FuzzSnippetHTML ./extract:FuzzVerbs ./extract:FuzzExtract ./index/internal/tables:FuzzReadTables ./web:FuzzRequestChosenValues ./web:FuzzParseHead ./annotate:FuzzStream ./internal/store:FuzzReadSnapshot ./index/internal/bleveshim:FuzzWordTokenizer ./index/internal/tables:FuzzEditAutomaton
 test-fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \

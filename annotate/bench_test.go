@@ -110,7 +110,7 @@ func BenchmarkAnnotate(b *testing.B) {
 			lines := bytes.Count(tc.input, []byte("\n"))
 			cpu0 := cpuTime()
 			for b.Loop() {
-				opt := Options{MaxLineBytes: index.MaxTextBytes}
+				opt := Options{MaxLineBytes: index.MaxQueryBytes}
 				if strings.HasSuffix(tc.name, "workers=1") {
 					opt.Workers = 1
 				}
@@ -131,7 +131,7 @@ func BenchmarkAnnotate(b *testing.B) {
 // lookupOnly identifies with the full Lookup, as /lookup does.
 type lookupOnly struct{ ix *index.Index }
 
-func (l lookupOnly) Identify(ctx context.Context, text string) (*errkb.Record, string, error) {
+func (l lookupOnly) LookupLine(ctx context.Context, text string) (*errkb.Record, string, error) {
 	res, err := l.ix.Lookup(ctx, text)
 	if err != nil {
 		return nil, "", err

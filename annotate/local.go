@@ -9,11 +9,11 @@ import (
 )
 
 // Identifier names the record a log line holds with /lookup's confidence;
-// *index.Index satisfies it (Index.Identify: Lookup without the typo
+// *index.Index satisfies it (Index.LookupLine: Lookup without the typo
 // correction a printed message never needs, and without the text search
 // when the evidence decides alone).
 type Identifier interface {
-	Identify(ctx context.Context, text string) (*errkb.Record, string, error)
+	LookupLine(ctx context.Context, text string) (*errkb.Record, string, error)
 }
 
 // Local matches lines against an index on this machine.
@@ -30,7 +30,7 @@ func NewLocal(ix Identifier, baseURL string) *Local {
 
 // Match implements Matcher.
 func (l *Local) Match(ctx context.Context, line string) (Match, bool, error) {
-	r, _, err := l.ix.Identify(ctx, line)
+	r, _, err := l.ix.LookupLine(ctx, line)
 	if err != nil || r == nil {
 		return Match{}, false, err
 	}

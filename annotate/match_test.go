@@ -109,7 +109,7 @@ func TestLogMixAgreesWithLookup(t *testing.T) {
 	ix := indextest.Build(t, ds)
 	input, errLines := logMix(ds, 400)
 	var out bytes.Buffer
-	if err := Stream(context.Background(), bytes.NewReader(input), &out, NewLocal(ix, ""), Options{MaxLineBytes: index.MaxTextBytes}); err != nil {
+	if err := Stream(context.Background(), bytes.NewReader(input), &out, NewLocal(ix, ""), Options{MaxLineBytes: index.MaxQueryBytes}); err != nil {
 		t.Fatal(err)
 	}
 	ins, outs := strings.Split(string(input), "\n"), strings.Split(out.String(), "\n")

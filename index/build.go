@@ -16,7 +16,14 @@ import (
 	"github.com/blevesearch/bleve/v2"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/bleveshim"
+	"github.com/errkb/errkb/index/internal/pattern"
+	"github.com/errkb/errkb/index/internal/tables"
 )
+
+// Building the index: every record's bleve document and its part of the
+// lookup tables, made in one pass over the records, and the collector's
+// settings while it runs.
 
 // batchSize is how many records go into one bleve batch, that is one
 // segment. Each batch holds its analysed documents in memory; measured at
@@ -28,7 +35,7 @@ const batchSize = 250
 const progressEvery = 10000
 
 // indexRecords adds every record of ds to bi and returns every record's
-// part of the lookup tables (see tablebuild.go), both made in one pass
+// part of the lookup tables (see tables.Part), both made in one pass
 // over the records. A bleve batch analyses its documents in parallel but builds its
 // segment on one core, and on disk waits for the segment to be written,
 // so one goroutine per CPU sends batches to keep every core busy; each
@@ -41,15 +48,15 @@ const progressEvery = 10000
 // mapped a large folio at a time, the file's pages piled up between
 // releases (250-270 MiB of 100,000 records' 397 MiB).
 //
-// On disk, w (see diskWrites) tracks the batches bleve has yet to write;
+// On disk, w (see bleveshim.DiskWrites) tracks the batches bleve has yet to write;
 // in memory it is nil.
-func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *diskWrites, log *slog.Logger) (*tableParts, error) {
+func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *bleveshim.DiskWrites, log *slog.Logger) (*tableParts, error) {
 	start := time.Now()
 	recs := ds.Records
 	order := ds.ReadOrder()
-	parts := make([]recordTables, len(recs))
-	wrapped := wrappedRecords(recs)
-	dict := newWordDict()
+	parts := make([]tables.Part, len(recs))
+	wrapped := pattern.WrappedRecords(recs)
+	dict := tables.NewDict()
 	var (
 		next   atomic.Int64 // first record of the next batch
 		done   atomic.Int64 // records indexed
@@ -72,11 +79,11 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *dis
 						fail(fmt.Errorf("index record %s (%s): %w", r.ID, r.Source, err))
 						return
 					}
-					parts[i] = newRecordTables(r, wrapped, dict)
+					parts[i] = tables.NewPart(r, wrapped, dict)
 				}
-				w.track(b)
+				w.Track(b)
 				if err := bi.Batch(b); err != nil {
-					w.untrack()
+					w.Untrack()
 					fail(fmt.Errorf("index batch: %w", err))
 					return
 				}
@@ -93,7 +100,7 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *dis
 	}
 	wg.Wait()
 	if failed.Load() == nil {
-		if err := w.wait(ctx); err != nil {
+		if err := w.Wait(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -116,14 +123,14 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *dis
 // tableParts are the records' parts of the lookup tables, with their ids.
 type tableParts struct {
 	ids   []string
-	parts []recordTables
-	dict  *wordDict
+	parts []tables.Part
+	dict  *tables.Dict
 }
 
 // assemble lays out the tables file.
 func (tp *tableParts) assemble(log *slog.Logger) ([]byte, error) {
 	start := time.Now()
-	data, err := assembleTables(tp.ids, tp.parts, tp.dict)
+	data, err := tables.Assemble(tp.ids, tp.parts, tp.dict)
 	if err != nil {
 		return nil, fmt.Errorf("build lookup tables: %w", err)
 	}

@@ -44,8 +44,8 @@ func TestBuildFollowsReadOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if !bytes.Equal(a.t.data, b.t.data) {
-		t.Errorf("lookup tables differ: %d bytes against %d", len(a.t.data), len(b.t.data))
+	if !bytes.Equal(a.t.Data(), b.t.Data()) {
+		t.Errorf("lookup tables differ: %d bytes against %d", len(a.t.Data()), len(b.t.Data()))
 	}
 	for i := 0; i < own.Len(); i += 97 {
 		r := own.Records[i]

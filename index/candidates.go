@@ -2,20 +2,22 @@ package index
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/errkb/errkb/index/internal/lex"
+	"github.com/errkb/errkb/index/internal/pattern"
+	"github.com/errkb/errkb/index/internal/tables"
 )
 
-// The candidates stage: understood -> candidates. The records a query may
+// The candidates stage: *understood -> *candidates. The records a query may
 // mean are found two ways: in the lookup tables (ids, codes, classes and
-// identifiers, see identify.go; message patterns; corrected words) and by
-// bleve's text search over the corrected words, which is also asked for
-// every record the tables found. Nothing here scores or orders records.
+// identifiers, see named.go; message patterns; corrected words) and by a
+// text search over the corrected words, which every record the tables
+// found with strong evidence joins (textsearch.go, or cover.go from the
+// word postings). Nothing here orders records; a record's score from the
+// tables only bounds how many join the text search (see strongest).
 
 // candidates are the records a query may mean, with what the tables and
 // bleve say about each.
@@ -25,16 +27,23 @@ type candidates struct {
 	words       []string          // query words, corrected, each once
 	idf         []float64         // each word's rarity, as the vocabulary has it
 	phrase      string            // the words joined by spaces, padded, for phrases
-	near        []fuzzyWord       // codes and classes near the query, for did-you-mean
-	nearOf      string            // the query whose near codes are still to be found; see nearList
+	near        []tables.NearWord // codes and classes near the query, for did-you-mean
+	nearLater   string            // the query whose near codes are left to did-you-mean; see nearCodes
 	// correctedText is the query with its typos corrected, when it had any.
 	correctedText string
 	projects      map[string]bool // lower-case repos whose name the query holds
 	// found holds the evidence the tables give, by record.
 	found map[int32]*evidence
-	// hits are bleve's matches, best first, the found records among them.
+
+	// What the text search is asked for (see planSearch): the words, and
+	// the records found with the strongest evidence, which join its hits.
+	searched  []string
+	strongest []int32
+
+	// hits are the text search's matches, best first, the strongest found
+	// records among them.
 	hits  []textHit
-	total int // bleve's count of matches
+	total int // the text search's count of matches
 }
 
 // textHit is one record bleve returned, with its relevance.
@@ -57,6 +66,7 @@ func (c *candidates) get(rec int32) *evidence {
 // size best text matches, under q's filters.
 func (ix *Index) candidates(ctx context.Context, u *understood, q Query, size int) (*candidates, error) {
 	c := ix.tableCandidates(u, maxCorrections)
+	planSearch(c)
 	if err := ix.textMatches(ctx, c, q, size); err != nil {
 		return nil, err
 	}
@@ -64,10 +74,11 @@ func (ix *Index) candidates(ctx context.Context, u *understood, q Query, size in
 }
 
 // tableCandidates finds the records the lookup tables name for u,
-// correcting at most corrections unknown words; bleve is not asked.
+// correcting at most corrections unknown words; bleve is not asked, and
+// LookupLine asks no more.
 func (ix *Index) tableCandidates(u *understood, corrections int) *candidates {
 	c := &candidates{u: u, corrections: map[string]string{}, found: map[int32]*evidence{}}
-	ix.identify(c)
+	ix.findNamed(c)
 	ix.correct(c, corrections)
 	if len(c.corrections) > 0 {
 		segs, _ := correctedSegments([]string{u.raw}, c.corrections)
@@ -75,7 +86,7 @@ func (ix *Index) tableCandidates(u *understood, corrections int) *candidates {
 	}
 	c.idf = make([]float64, len(c.words))
 	for i, w := range c.words {
-		c.idf[i] = ix.t.words.idf(w)
+		c.idf[i] = ix.t.Words().IDF(w)
 	}
 	c.phrase = " " + strings.Join(c.words, " ") + " "
 	ix.namedProjects(c)
@@ -90,7 +101,7 @@ const maxCorrections = 12
 // holds ("nwcache[311]: ...").
 func (ix *Index) namedProjects(c *candidates) {
 	for tok := range c.u.tokens {
-		for _, repo := range ix.t.projectRepos(tok) {
+		for _, repo := range ix.t.ProjectRepos(tok) {
 			if c.projects == nil {
 				c.projects = map[string]bool{}
 			}
@@ -103,17 +114,17 @@ func (ix *Index) namedProjects(c *candidates) {
 // segments, as typed and with typos corrected, and its templates.
 func (ix *Index) findPatterns(c *candidates) {
 	u := c.u
-	hits := map[int32]patternHit{}
-	ix.t.patterns.match(u.segments, u.tokens, false, hits)
+	hits := map[int32]pattern.Hit{}
+	ix.t.Patterns().Match(u.segments, u.tokens, false, hits)
 	if len(c.corrections) > 0 {
 		segs, tokens := correctedSegments(u.segments, c.corrections)
-		ix.t.patterns.match(segs, tokens, true, hits)
+		ix.t.Patterns().Match(segs, tokens, true, hits)
 	}
 	for i, seg := range u.segments {
-		for _, ref := range ix.t.templates(normalizeText(seg)) {
-			h := patternHit{weight: ref.weight, full: true, whole: i == 0, text: seg}
-			if better(h, hits[ref.rec]) {
-				hits[ref.rec] = h
+		for _, ref := range ix.t.Templates(lex.NormalizeText(seg)) {
+			h := pattern.Hit{Weight: ref.Weight, Full: true, Whole: i == 0, Text: seg}
+			if pattern.Better(h, hits[ref.Rec]) {
+				hits[ref.Rec] = h
 			}
 		}
 	}
@@ -131,8 +142,8 @@ func (ix *Index) correct(a *candidates, limit int) {
 			continue
 		}
 		seen[w] = true
-		if !ix.t.words.known(w) && len(a.corrections) < limit {
-			if c, _, ok := ix.t.words.nearest(w); ok {
+		if !ix.t.Words().Known(w) && len(a.corrections) < limit {
+			if c, _, ok := ix.t.Words().Nearest(w); ok {
 				a.corrections[w] = c
 				w = c
 			}
@@ -149,7 +160,7 @@ func correctedSegments(segs []string, corr map[string]string) ([]string, map[str
 	for _, s := range segs {
 		var b strings.Builder
 		last := 0
-		for _, sp := range wordSpans(s) {
+		for _, sp := range lex.WordSpans(s) {
 			w := strings.ToLower(s[sp[0]:sp[1]])
 			if c, ok := corr[w]; ok {
 				b.WriteString(s[last:sp[0]])
@@ -159,11 +170,19 @@ func correctedSegments(segs []string, corr map[string]string) ([]string, map[str
 		}
 		b.WriteString(s[last:])
 		out = append(out, b.String())
-		for _, t := range wordsOf(b.String()) {
+		for _, t := range lex.Words(b.String()) {
 			tokens[t] = true
 		}
 	}
 	return out, tokens
+}
+
+// planSearch sets what the text search is asked for: the words (see
+// searchWords) and the records found with the strongest evidence (see
+// strongest).
+func planSearch(c *candidates) {
+	c.searched = c.searchWords()
+	c.strongest = strongest(c.found)
 }
 
 // searchWords are the words sent to bleve: the corrected words and the
@@ -189,6 +208,13 @@ func (a *candidates) searchWords() []string {
 	}
 	return out
 }
+
+// maxQueryRunes bounds the letters of the words sent to bleve. A pasted
+// log line can hold thousands of words, and bleve turns each word into a
+// clause; past maxClauses it fails the whole search. Understanding keeps
+// at most maxWords words, but bleve splits ideographic text into one term
+// per character, so a count of words alone does not bound the clauses.
+const maxQueryRunes = 1000
 
 // maxTextWords is how many of a text's words bleve is asked for: the
 // rarest, which tell records apart. A log line's common words ("failed",
@@ -218,81 +244,18 @@ func (a *candidates) rarestWords(n int) []string {
 // maxSearchWordBytes is the longest word sent to bleve.
 const maxSearchWordBytes = 64
 
-// textMatches asks bleve for the size best text matches plus the records
-// the tables found, under q's filters.
-func (ix *Index) textMatches(ctx context.Context, c *candidates, q Query, size int) error {
-	if !textFromBleveOnly && ix.coverMatches(ctx, c, q, size) {
-		return nil
-	}
-	var should []query.Query
-	text := textQuery(c.searchWords())
-	if text != nil {
-		should = append(should, text)
-	}
-	var byEvidence query.Query
-	if ids := ix.evidenceIDs(c); len(ids) > 0 {
-		d := bleve.NewDocIDQuery(ids)
-		d.SetBoost(100)
-		byEvidence = d
-		should = append(should, d)
-		size += len(ids)
-	}
-	if len(should) == 0 {
-		return nil
-	}
-	// Sorted by score alone: a tie-break on _id would load every match's id
-	// from doc values, the largest cost of a broad query; ties are broken
-	// after re-ranking instead.
-	req := bleve.NewSearchRequestOptions(ix.filtered(q, bleve.NewDisjunctionQuery(should...)), size, 0, false)
-	res, err := ix.bi.SearchInContext(ctx, req)
-	if err != nil && ctx.Err() == nil && text != nil {
-		// Words are bounded (see searchWords), but should some text still
-		// expand past bleve's clause limit, the evidence alone answers.
-		if byEvidence == nil {
-			byEvidence = bleve.NewMatchNoneQuery()
-		}
-		req.Query = ix.filtered(q, byEvidence)
-		res, err = ix.bi.SearchInContext(ctx, req)
-	}
-	if err != nil {
-		return fmt.Errorf("search %q: %w", q.Text, err)
-	}
-	c.total = int(res.Total)
-	c.hits = make([]textHit, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		if i, ok := ix.t.record(h.ID); ok {
-			c.hits = append(c.hits, textHit{rec: i, score: h.Score})
-		}
-	}
-	return nil
-}
-
-// textFromBleveOnly turns coverMatches off, for tests comparing it with
-// bleve's text search.
-var textFromBleveOnly = false
-
 // maxEvidenceDocs bounds how many records found by evidence outside bleve
 // join bleve's hits; a common identifier ("err_code" in many guards) can
 // point at thousands.
 const maxEvidenceDocs = 100
 
-// evidenceIDs returns the ids of the records with the strongest evidence
-// gathered before bleve, at most maxEvidenceDocs. The window of hits grows
-// by as many, so text matches keep their places.
-func (ix *Index) evidenceIDs(a *candidates) []string {
-	recs := ix.evidenceRecs(a)
-	ids := make([]string, len(recs))
-	for i, r := range recs {
-		ids[i] = ix.ds.Records[r].ID
-	}
-	return ids
-}
-
-// evidenceRecs returns the records with the strongest evidence gathered
-// before the text search, at most maxEvidenceDocs.
-func (ix *Index) evidenceRecs(a *candidates) []int32 {
-	evs := make([]*evidence, 0, len(a.found))
-	for _, e := range a.found {
+// strongest returns the records found with the strongest evidence, at
+// most maxEvidenceDocs, by the score of what the tables say of them (see
+// computeScore). The window of hits grows by as many, so text matches
+// keep their places.
+func strongest(found map[int32]*evidence) []int32 {
+	evs := make([]*evidence, 0, len(found))
+	for _, e := range found {
 		e.computeScore()
 		evs = append(evs, e)
 	}
@@ -310,4 +273,13 @@ func (ix *Index) evidenceRecs(a *candidates) []int32 {
 		recs[i] = e.rec
 	}
 	return recs
+}
+
+// ids are the ids of recs.
+func (ix *Index) ids(recs []int32) []string {
+	ids := make([]string, len(recs))
+	for i, r := range recs {
+		ids[i] = ix.ds.Records[r].ID
+	}
+	return ids
 }

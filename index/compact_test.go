@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/errkb/errkb/index/internal/persist"
 )
 
 // TestCompactLeavesOneReusableSegment compacts a persisted index and wants
@@ -20,7 +22,7 @@ func TestCompactLeavesOneReusableSegment(t *testing.T) {
 	if err := Compact(context.Background(), ds, dir); err != nil {
 		t.Fatal(err)
 	}
-	zaps, _ := filepath.Glob(filepath.Join(dir, Key(ds)[:32], bleveDirName, "store", "*.zap"))
+	zaps, _ := filepath.Glob(filepath.Join(dir, Key(ds)[:32], persist.BleveDir, "store", "*.zap"))
 	if len(zaps) != 1 {
 		t.Errorf("compacted index holds %d segments, want 1: %v", len(zaps), zaps)
 	}
@@ -53,7 +55,7 @@ func TestOneSegmentAnswersAsMany(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer disk.Close()
-	if zaps, _ := filepath.Glob(filepath.Join(dir, Key(ds)[:32], bleveDirName, "store", "*.zap")); len(zaps) != 1 {
+	if zaps, _ := filepath.Glob(filepath.Join(dir, Key(ds)[:32], persist.BleveDir, "store", "*.zap")); len(zaps) != 1 {
 		t.Fatalf("Open left %d segments, want 1", len(zaps))
 	}
 	for _, kind := range searchKinds {

@@ -1,56 +1,10 @@
 package index
 
+import "github.com/errkb/errkb/index/internal/pattern"
+
 // The decide stage: ranked []*evidence -> a confident match or none. A
 // lookup redirects only when the first record's strongest evidence names
 // one error and no other record's evidence is as strong.
-
-// Evidence tiers, weakest first. Only tierCorrected and above can make a
-// lookup confident.
-const (
-	tierNone = iota
-	tierText
-	tierCorrected // the message, found after correcting typos
-	tierNearCode  // a code or class a letter or two away
-	tierPattern   // the message, found as typed
-	tierName      // the record's code, class or a code identifier
-	tierID        // the record's id
-)
-
-// minPatternWeight is how many literal letters a pattern must pin down to
-// identify a record inside a longer text; shorter ones ("not found")
-// occur by chance. A pattern that is the whole query needs fewer.
-const (
-	minPatternWeight      = 10
-	minWholePatternWeight = 4
-	minCorrectedWeight    = 12
-)
-
-// tier ranks the strongest evidence for one record, with a strength that
-// orders records within the tier.
-func (e *evidence) tier() (tier, strength int) {
-	p := e.pattern
-	switch {
-	case e.id:
-		return tierID, 0
-	case e.code > 0 || e.class > 0 || e.keyedIdent:
-		// Naming the record by code and class at once is stronger than by
-		// either: a JSON log's "type" may be a shared class while its
-		// "code" is the record's own. An identifier only this record uses
-		// ("zip.ErrChecksum" beside zlib's ErrChecksum) adds to either.
-		return tierName, e.code + e.class + boolInt(e.keyedIdent)
-	case p.weight > 0 && !p.corrected && (p.bounded && p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight):
-		// A message found as typed is stronger found with its client
-		// prefix than without.
-		return tierPattern, 2*p.weight + boolInt(!p.stripped)
-	case e.nearCode > 0:
-		return tierNearCode, -e.nearCode
-	case p.corrected && p.weight >= minCorrectedWeight:
-		return tierCorrected, p.weight
-	case e.text > 0:
-		return tierText, 0
-	}
-	return tierNone, 0
-}
 
 // decide returns the first hit when it clearly identifies the error:
 // its tier is tierCorrected or above, it is first in the ranking, and no
@@ -80,13 +34,13 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 			// A shared code is told apart only by the message found
 			// beside it ("code":40021 with the message of one of them).
 			return nil, ""
-		case t1 >= tierName && t == tierPattern && e.pattern.weight > c.pattern.weight:
+		case t1 >= tierName && t == tierPattern && e.pattern.Weight > c.pattern.Weight:
 			return nil, ""
 		case t == t1 && t == tierName:
 			byMessage = true
 		}
 	}
-	if byMessage && (ix.insideAnother(c, a.u.segments, a.found) || !c.pattern.whole && ix.heldAround(c, a.u.segments, ranked)) {
+	if byMessage && (ix.insideAnother(c, a.u.segments, a.found) || !c.pattern.Whole && ix.heldAround(c, a.u.segments, ranked)) {
 		return nil, ""
 	}
 	reason := c.reason(t1)
@@ -102,8 +56,8 @@ func (e *evidence) messageWeight() int {
 	if e.code == 2 || e.class == 2 {
 		return 0 // the query is the name; its words are not a message
 	}
-	if p := e.pattern; !p.corrected && (p.bounded && p.weight >= minPatternWeight || p.whole && p.weight >= minWholePatternWeight) {
-		return p.weight
+	if p := e.pattern; !p.Corrected && (p.Bounded && p.Weight >= minPatternWeight || p.Whole && p.Weight >= pattern.MinWholeWeight) {
+		return p.Weight
 	}
 	return 0
 }
@@ -121,7 +75,7 @@ func (e *evidence) reason(tier int) string {
 		}
 		return "identifier"
 	case tierPattern:
-		if e.pattern.whole {
+		if e.pattern.Whole {
 			return "message"
 		}
 		return "message in text"
@@ -129,11 +83,4 @@ func (e *evidence) reason(tier int) string {
 		return "near code"
 	}
 	return "corrected message"
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -5,13 +5,15 @@ import (
 	"strings"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
+	"github.com/errkb/errkb/index/internal/pattern"
 )
 
 // Part of the decide stage: whether a message found in part of the text
 // is the line's error, or sits inside another record's text (see decide).
 // These rules read the evidence, the query's segments and the records;
-// the helpers that split a template into words are pattern.go's and
-// understand.go's pure functions, not calls into those stages.
+// the helpers that split a template into words are packages pattern's
+// and lex's pure functions, not calls into earlier stages.
 
 // A message found in part of a segment is the error of the whole line
 // only when nothing else in the evidence says the line is another error
@@ -45,7 +47,7 @@ import (
 func (ix *Index) insideAnother(c *evidence, segments []string, found map[int32]*evidence) bool {
 	inner := ix.ds.Records[c.rec]
 	for _, e := range found {
-		if e == c || e.pattern.corrected || !spansOver(e.pattern.text, c.pattern.text, segments) {
+		if e == c || e.pattern.Corrected || !spansOver(e.pattern.Text, c.pattern.Text, segments) {
 			continue
 		}
 		outer := ix.ds.Records[e.rec]
@@ -76,7 +78,7 @@ func overlapAtEnd(outer, inner string, segments []string) bool {
 		if strings.HasSuffix(outer, inner[:k]) {
 			// The longest overlap only: it is the one the texts share.
 			joined := outer[:len(outer)-k] + inner
-			return alnumCount(inner[:k]) >= minWholePatternWeight && slices.ContainsFunc(segments, func(seg string) bool { return strings.Contains(seg, joined) })
+			return lex.AlnumCount(inner[:k]) >= pattern.MinWholeWeight && slices.ContainsFunc(segments, func(seg string) bool { return strings.Contains(seg, joined) })
 		}
 	}
 	return false
@@ -87,22 +89,22 @@ const maxOverlap = 256
 // spellsOut reports whether every literal run of b's message, without a
 // leading client prefix, is in a's message, in order.
 func spellsOut(a, b *errkb.Record) bool {
-	pieces := templatePieces(b.ErrorMessage)
-	if _, rest, ok := clientPrefix(pieces); ok {
+	pieces := pattern.TemplatePieces(b.ErrorMessage)
+	if _, rest, ok := pattern.ClientPrefix(pieces); ok {
 		pieces = rest
 	}
 	msg := strings.ToLower(strings.Join(strings.Fields(a.ErrorMessage), " "))
 	n := 0
 	for _, pc := range pieces {
-		lit := strings.ToLower(strings.TrimSpace(pc.lit))
-		if pc.hole || alnumCount(lit) == 0 {
+		lit := strings.ToLower(strings.TrimSpace(pc.Lit))
+		if pc.Hole || lex.AlnumCount(lit) == 0 {
 			continue
 		}
 		i := strings.Index(msg, lit)
 		if i < 0 {
 			return false
 		}
-		msg, n = msg[i+len(lit):], n+alnumCount(lit)
+		msg, n = msg[i+len(lit):], n+lex.AlnumCount(lit)
 	}
 	return n > 0
 }
@@ -123,10 +125,10 @@ func (ix *Index) heldAround(c *evidence, segments []string, ranked []*evidence) 
 
 // mayBeHeld reports whether a record found by text search alone could
 // make heldAround refuse c: c was found by part of the text, and the text
-// goes on from its message. Identify, which asks no text search, leaves
+// goes on from its message. LookupLine, which asks no text search, leaves
 // such lines to Lookup.
 func (ix *Index) mayBeHeld(c *evidence, u *understood) bool {
-	if c.pattern.whole || c.pattern.weight == 0 {
+	if c.pattern.Whole || c.pattern.Weight == 0 {
 		return false
 	}
 	before, after := continuations(u.segments, ix.ds.Records[c.rec])
@@ -148,7 +150,7 @@ func continuations(segments []string, inner *errkb.Record) (before, after []stri
 	}
 	ownBefore, ownAfter := around(templateWords(inner, nil), run)
 	for _, seg := range segments {
-		spans := wordSpans(seg)
+		spans := lex.WordSpans(seg)
 		words := make([]string, len(spans))
 		for i, sp := range spans {
 			words[i] = strings.ToLower(seg[sp[0]:sp[1]])
@@ -204,14 +206,14 @@ func continuedBy(before, after []string, outer, inner *errkb.Record) bool {
 func templateWords(r, wrapped *errkb.Record) []string {
 	var seq []string
 	wraps := wrapped != nil && slices.Contains(r.Wraps, wrapped.ID)
-	for _, pc := range templatePieces(r.ErrorMessage) {
+	for _, pc := range pattern.TemplatePieces(r.ErrorMessage) {
 		switch {
-		case pc.hole && pc.lit == "%w" && wraps:
+		case pc.Hole && pc.Lit == "%w" && wraps:
 			seq = append(seq, longestLiteral(wrapped.ErrorMessage)...)
-		case pc.hole:
+		case pc.Hole:
 			seq = append(seq, hole)
 		default:
-			seq = append(seq, wordsOf(pc.lit)...)
+			seq = append(seq, lex.Words(pc.Lit)...)
 		}
 	}
 	return seq
@@ -270,13 +272,13 @@ func editDistance(a, b string) int {
 // longestLiteral is the words of the longest literal run of a message,
 // without a leading client prefix ("nats: ").
 func longestLiteral(msg string) []string {
-	pieces := templatePieces(msg)
-	if _, rest, ok := clientPrefix(pieces); ok {
+	pieces := pattern.TemplatePieces(msg)
+	if _, rest, ok := pattern.ClientPrefix(pieces); ok {
 		pieces = rest
 	}
 	var best []string
 	for _, pc := range pieces {
-		if w := wordsOf(pc.lit); !pc.hole && len(w) > len(best) {
+		if w := lex.Words(pc.Lit); !pc.Hole && len(w) > len(best) {
 			best = w
 		}
 	}
@@ -293,7 +295,3 @@ func runsOf(words, run []string) []int {
 	}
 	return out
 }
-
-// explained is the part of the word cover that measures how much of the
-// query the record's message and names explain (see textCover).
-func (e *evidence) explained() float64 { return e.text - e.textLen }

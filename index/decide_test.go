@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
+	"github.com/errkb/errkb/index/internal/pattern"
 )
 
 // Tests of the decide stage over the real records: lines made so that a
@@ -79,7 +81,7 @@ func TestMessageInsideAnotherRecordsTemplate(t *testing.T) {
 	ix, recs := realLookup(t)
 	var outers, inners []*errkb.Record
 	for _, r := range recs {
-		if len(r.Wraps) == 0 && freeHole(r.ErrorMessage) >= 0 && !templatePieces(r.ErrorMessage)[0].hole {
+		if len(r.Wraps) == 0 && freeHole(r.ErrorMessage) >= 0 && !pattern.TemplatePieces(r.ErrorMessage)[0].Hole {
 			outers = append(outers, r)
 		}
 		if isInner(r) {
@@ -159,7 +161,7 @@ func TestAdversarialLookups(t *testing.T) {
 				}
 			}
 			for i, w := range tune {
-				if len(w.Wraps) > 0 || freeHole(w.ErrorMessage) < 0 || templatePieces(w.ErrorMessage)[0].hole {
+				if len(w.Wraps) > 0 || freeHole(w.ErrorMessage) < 0 || pattern.TemplatePieces(w.ErrorMessage)[0].Hole {
 					continue
 				}
 				for _, s := range pickInners(inners, w, i, 4) {
@@ -219,7 +221,7 @@ func nearDuplicates(all, tune []*errkb.Record) []adversarial {
 	}
 	var out []adversarial
 	for _, r := range tune {
-		if !isLiteral(r.ErrorMessage) || len(byBare[bareMessage(r.ErrorMessage)]) < 2 || alnumCount(bareMessage(r.ErrorMessage)) < minWholePatternWeight {
+		if !isLiteral(r.ErrorMessage) || len(byBare[bareMessage(r.ErrorMessage)]) < 2 || lex.AlnumCount(bareMessage(r.ErrorMessage)) < pattern.MinWholeWeight {
 			continue
 		}
 		bare := bareMessage(r.ErrorMessage)
@@ -240,13 +242,13 @@ func extensionsOf(all, tune []*errkb.Record) []adversarial {
 	for _, b := range all {
 		if isLiteral(b.ErrorMessage) {
 			literal = append(literal, b)
-			words[b] = wordsOf(b.ErrorMessage)
+			words[b] = lex.Words(b.ErrorMessage)
 		}
 	}
 	var out []adversarial
 	for _, a := range tune {
-		run := wordsOf(bareMessage(a.ErrorMessage))
-		if !isLiteral(a.ErrorMessage) || alnumCount(a.ErrorMessage) < minPatternWeight {
+		run := lex.Words(bareMessage(a.ErrorMessage))
+		if !isLiteral(a.ErrorMessage) || lex.AlnumCount(a.ErrorMessage) < minPatternWeight {
 			continue
 		}
 		for _, b := range literal {
@@ -304,15 +306,15 @@ func appendedWraps(all, tune []*errkb.Record) []adversarial {
 // text (%v, %w, %s, {name}), or -1 when it has none or more than one such.
 func freeHole(msg string) int {
 	at := -1
-	for i, pc := range templatePieces(msg) {
-		if pc.hole && holeRegexp(pc.lit) == lazyHole && pc.lit != "%q" {
+	for i, pc := range pattern.TemplatePieces(msg) {
+		if pc.Hole && pattern.AnyText(pc.Lit) && pc.Lit != "%q" {
 			if at >= 0 {
 				return -1
 			}
 			at = i
 		}
 	}
-	if looksLikeRegexp(msg) {
+	if pattern.LooksLikeRegexp(msg) {
 		return -1
 	}
 	return at
@@ -323,14 +325,14 @@ func freeHole(msg string) int {
 func fillHoles(msg, text string) string {
 	var b strings.Builder
 	free := freeHole(msg)
-	for i, pc := range templatePieces(msg) {
+	for i, pc := range pattern.TemplatePieces(msg) {
 		switch {
-		case !pc.hole:
-			b.WriteString(pc.lit)
+		case !pc.Hole:
+			b.WriteString(pc.Lit)
 		case i == free:
 			b.WriteString(text)
 		default:
-			b.WriteString(sampleValue(pc.lit))
+			b.WriteString(sampleValue(pc.Lit))
 		}
 	}
 	return b.String()
@@ -356,19 +358,19 @@ func sampleValue(verb string) string {
 // tests: literal text enough to be found inside a line, and no digits,
 // which a line may give as a code that names the record by itself.
 func isInner(r *errkb.Record) bool {
-	return isLiteral(r.ErrorMessage) && alnumCount(r.ErrorMessage) >= minPatternWeight && !strings.ContainsAny(r.ErrorMessage, "0123456789")
+	return isLiteral(r.ErrorMessage) && lex.AlnumCount(r.ErrorMessage) >= minPatternWeight && !strings.ContainsAny(r.ErrorMessage, "0123456789")
 }
 
 func isLiteral(msg string) bool {
-	return msg != "" && !looksLikeRegexp(msg) && !slices.ContainsFunc(templatePieces(msg), func(p piece) bool { return p.hole })
+	return msg != "" && !pattern.LooksLikeRegexp(msg) && !slices.ContainsFunc(pattern.TemplatePieces(msg), func(p pattern.Piece) bool { return p.Hole })
 }
 
 // literalWeight is the letters and digits of a template's literal text.
 func literalWeight(msg string) int {
 	n := 0
-	for _, pc := range templatePieces(msg) {
-		if !pc.hole {
-			n += alnumCount(pc.lit)
+	for _, pc := range pattern.TemplatePieces(msg) {
+		if !pc.Hole {
+			n += lex.AlnumCount(pc.Lit)
 		}
 	}
 	return n
@@ -376,8 +378,8 @@ func literalWeight(msg string) int {
 
 // bareMessage is a message without a leading client prefix ("nats: ").
 func bareMessage(msg string) string {
-	if loc := clientPrefixRE.FindStringIndex(msg); loc != nil && alnumCount(msg[loc[1]:]) >= minWholePatternWeight {
-		return msg[loc[1]:]
+	if n := pattern.PrefixLen(msg); n > 0 && lex.AlnumCount(msg[n:]) >= pattern.MinWholeWeight {
+		return msg[n:]
 	}
 	return msg
 }
@@ -386,8 +388,8 @@ func bareMessage(msg string) string {
 // that the filled line is the outer error holding the inner one.
 func unrelated(outer, inner *errkb.Record) bool {
 	o, in := strings.ToLower(outer.ErrorMessage), strings.ToLower(inner.ErrorMessage)
-	for _, pc := range templatePieces(o) {
-		if !pc.hole && alnumCount(pc.lit) > 0 && strings.Contains(in, strings.TrimSpace(pc.lit)) {
+	for _, pc := range pattern.TemplatePieces(o) {
+		if !pc.Hole && lex.AlnumCount(pc.Lit) > 0 && strings.Contains(in, strings.TrimSpace(pc.Lit)) {
 			return false
 		}
 	}
@@ -428,10 +430,10 @@ func wholeMessages(recs []*errkb.Record) []wholeMessage {
 	var out []wholeMessage
 	for _, r := range recs {
 		for _, m := range []string{r.ErrorMessage, r.MessagePattern} {
-			if m == "" || looksLikeRegexp(m) || literalWeight(m) < minWholePatternWeight {
+			if m == "" || pattern.LooksLikeRegexp(m) || literalWeight(m) < pattern.MinWholeWeight {
 				continue
 			}
-			_, expr := parsePattern(m)
+			_, expr := pattern.Parse(m)
 			if re, err := regexp.Compile(`(?is)^(?:` + expr + `)$`); err == nil {
 				out = append(out, wholeMessage{r.ID, re})
 			}

@@ -73,7 +73,7 @@ func TestExplain(t *testing.T) {
 		t.Logf("lookup: no match; did you mean %v", lr.DidYouMean)
 	}
 	if want != "" {
-		if len(ranked) == 0 || ds.Records[ranked[0].rec].ID != want || ranked[0].code == 0 || ranked[0].pattern.weight == 0 {
+		if len(ranked) == 0 || ds.Records[ranked[0].rec].ID != want || ranked[0].code == 0 || ranked[0].pattern.Weight == 0 {
 			t.Errorf("want %s first, named by its code and found by its message", want)
 		}
 		if lr.Match == nil || lr.Match.ID != want || lr.Reason != "code and message" {

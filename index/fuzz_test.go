@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"log/slog"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // fixtureRecords are fictional records whose text holds markup, so that
@@ -59,7 +59,7 @@ func FuzzSearch(f *testing.F) {
 		f.Add(s, uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, text string, filter uint8) {
-		if len(text) > MaxTextBytes {
+		if len(text) > MaxQueryBytes {
 			return // refused before it reaches the index
 		}
 		ix := fixtureIndex(t)
@@ -101,7 +101,7 @@ func FuzzLookup(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		if len(text) > MaxTextBytes {
+		if len(text) > MaxQueryBytes {
 			return
 		}
 		res, err := fixtureIndex(t).Lookup(context.Background(), text)
@@ -116,7 +116,7 @@ func FuzzLookup(f *testing.F) {
 				t.Fatalf("Lookup(%q): bad alternative", text)
 			}
 		}
-		if c := NormalizeCode(text); NormalizeCode(c) != c {
+		if c := lex.NormalizeCode(text); lex.NormalizeCode(c) != c {
 			t.Fatalf("NormalizeCode is not idempotent on %q", text)
 		}
 	})
@@ -138,7 +138,7 @@ func FuzzUnderstand(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, q string) {
 		u := understand(q)
-		if len(u.raw) > MaxTextBytes || !utf8.ValidString(u.raw) {
+		if len(u.raw) > MaxQueryBytes || !utf8.ValidString(u.raw) {
 			t.Fatalf("raw text unbounded or invalid: %d bytes", len(u.raw))
 		}
 		if len(u.words) > maxWords {
@@ -153,35 +153,6 @@ func FuzzUnderstand(f *testing.F) {
 			if !utf8.ValidString(s) {
 				t.Fatalf("segment %q is not valid UTF-8", s)
 			}
-		}
-	})
-}
-
-// FuzzPattern compiles arbitrary messagePatterns. A pattern that pins down
-// literal text must give a regexp that compiles; one that pins down none
-// (such as "(.+)" alone) must never become evidence.
-func FuzzPattern(f *testing.F) {
-	for _, s := range []string{"consumer is offline", "stream %q not found", "consumer {consumer} on stream {stream} is paused",
-		`^subject (.+) overlaps with stream (\S+)$`, `(.+)`, "%s", "{0}", `invalid offset \d+`, `%(name)s is %zu`, `((((`, `\`, "[", "%"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, p string) {
-		if len(p) > 4096 {
-			return // the loader caps text fields well below regexp limits
-		}
-		pieces, expr := parsePattern(p)
-		m, ok := compilePattern(pieces, expr)
-		if !ok {
-			if m.weight != 0 {
-				t.Fatalf("pattern %q refused but pins %d letters", p, m.weight)
-			}
-			return
-		}
-		if m.weight == 0 {
-			t.Fatalf("pattern %q pins no letters but counts as evidence", p)
-		}
-		if _, err := regexp.Compile(m.expr); err != nil {
-			t.Fatalf("pattern %q gave a regexp that does not compile: %q", p, expr)
 		}
 	})
 }

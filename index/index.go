@@ -11,9 +11,17 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/searcher"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/bleveshim"
+	"github.com/errkb/errkb/index/internal/persist"
+	"github.com/errkb/errkb/index/internal/tables"
 )
+
+// The Index, its life (Build, Close) and what it keeps beside bleve and
+// the tables: the caches made on first use and the release of the mapped
+// pages queries read.
 
 // maxClauses bounds how many terms one query may expand to. bleve's default
 // is unlimited, which lets fuzzy or long queries take seconds and gigabytes.
@@ -23,15 +31,17 @@ const maxClauses = 1024
 type Index struct {
 	ds *errkb.Dataset
 	bi bleve.Index
-	t  *tables // records by id and code, patterns, vocabulary, identifiers; see tables
+	t  *tables.Tables // records by id and code, patterns, vocabulary, identifiers
 
-	browsed browseLists // pages of records under one filter; see browse
+	lists filterLists // pages of records under one filter; see list
 
 	familiesOnce sync.Once
 	fam          *families // see families
 
 	termsOnce sync.Once
-	terms     *termCache // see termCache
+	terms     *bleveshim.TermCache // see termCache
+
+	scratches scratches // see coverMatches
 
 	unmap func() error  // releases the mapped tables file, if any
 	stop  chan struct{} // ends releasePagesAsNeeded
@@ -80,7 +90,7 @@ func (ix *Index) releasePagesAsNeeded() {
 			}
 			ix.ds.ReleasePages()
 			if ix.unmap != nil {
-				releasePages(ix.t.data)
+				persist.ReleasePages(ix.t.Data())
 			}
 			left, since = fileResident(), 0
 		}
@@ -118,14 +128,20 @@ func Build(ctx context.Context, ds *errkb.Dataset, log *slog.Logger) (*Index, er
 		bi.Close()
 		return nil, err
 	}
-	t, err := readTables(data, ds.Len())
+	t, err := tables.Read(data, ds.Len())
 	if err != nil {
 		bi.Close()
 		return nil, fmt.Errorf("lookup tables: %w", err)
 	}
-	ix := &Index{ds: ds, bi: bi, t: t}
+	return newIndex(ds, bi, t, nil), nil
+}
+
+// newIndex serves ds from bi and t, t mapped from a file that unmap
+// releases, if any.
+func newIndex(ds *errkb.Dataset, bi bleve.Index, t *tables.Tables, unmap func() error) *Index {
+	ix := &Index{ds: ds, bi: bi, t: t, unmap: unmap, scratches: newScratches()}
 	ix.releasePagesAsNeeded()
-	return ix, nil
+	return ix
 }
 
 // Close releases the index. Nothing it returned may be used after.
@@ -136,7 +152,7 @@ func (ix *Index) Close() error {
 		ix.stop = nil
 	}
 	if ix.terms != nil {
-		ix.terms.close()
+		ix.terms.Close()
 	}
 	err := ix.bi.Close()
 	if ix.unmap != nil {
@@ -148,3 +164,21 @@ func (ix *Index) Close() error {
 
 // Dataset is the dataset this index was built from.
 func (ix *Index) Dataset() *errkb.Dataset { return ix.ds }
+
+// termCache returns ix's cache of long terms' postings, made empty on
+// first use.
+func (ix *Index) termCache() *bleveshim.TermCache {
+	ix.termsOnce.Do(func() {
+		ix.terms = bleveshim.NewTermCache(bleveshim.MaxTermCacheBytes, bleveshim.MinCachedPostings, ix.reader)
+	})
+	return ix.terms
+}
+
+// reader opens a reader of ix's bleve index.
+func (ix *Index) reader() (bleveindex.IndexReader, error) {
+	adv, err := ix.bi.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return adv.Reader()
+}

@@ -149,24 +149,3 @@ func TestHostileTextNeverFails(t *testing.T) {
 		}
 	}
 }
-
-func TestNormalize(t *testing.T) {
-	for in, want := range map[string]string{
-		"JS_CONSUMER_OFFLINE": "js_consumer_offline", "js-consumer-offline": "js_consumer_offline",
-		" js consumer offline ": "js_consumer_offline", "cache.evict.failed": "cache_evict_failed",
-	} {
-		if got := NormalizeCode(in); got != want {
-			t.Errorf("NormalizeCode(%q) = %q, want %q", in, got, want)
-		}
-	}
-	for in, want := range map[string]string{
-		"JSConsumerOfflineReasonError": "js consumer offline reason error",
-		"JS_CONSUMER_OFFLINE":          "js consumer offline",
-		"HTTPServerError2":             "http server error2",
-		"parseURL":                     "parse url",
-	} {
-		if got := splitIdentifier(in); got != want {
-			t.Errorf("splitIdentifier(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

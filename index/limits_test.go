@@ -35,8 +35,8 @@ func TestFuzzyExpansionFallsBack(t *testing.T) {
 	// "abcd" is one edit from every word: more than the clause limit, or
 	// this test proves nothing.
 	near := 0
-	for i := range ix.t.words.words.len() {
-		w := ix.t.words.words.at(i)
+	for i := range ix.t.Words().Len() {
+		w := ix.t.Words().At(i)
 		if strings.HasPrefix(w, "abc") && w != "abcd" {
 			near++
 		}

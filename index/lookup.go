@@ -7,6 +7,9 @@ import (
 	"github.com/errkb/errkb"
 )
 
+// Lookup: the pipeline's entry point for "which error is this?", the
+// stages of Search followed by the decision, and the answer it gives.
+
 // LookupResult is the answer to "which error is this?": Match is set only
 // when one record clearly fits; Alternatives lists the candidates otherwise
 // (and the runners-up when there is a match).
@@ -32,24 +35,30 @@ func (ix *Index) Lookup(ctx context.Context, text string) (*LookupResult, error)
 	if strings.TrimSpace(text) == "" {
 		return &LookupResult{}, nil
 	}
-	c, err := ix.candidates(ctx, understand(text), Query{Text: text}, rerankWindow)
+	c, err := ix.candidates(ctx, understand(text), Query{Text: text}, rerankWindow) // understand.go, candidates.go
 	if err != nil {
 		return nil, err
 	}
-	ranked := ix.rank(ix.weigh(c))
-	out := &LookupResult{DidYouMean: ix.didYouMean(c, ranked)}
-	var match *evidence
-	if m, reason := ix.decide(c, ranked); m != nil {
-		match = m
-		out.Match, out.Reason = ix.ds.Records[m.rec], reason
+	ranked := ix.rank(ix.weigh(c))        // evidence.go, rank.go
+	match, reason := ix.decide(c, ranked) // decide.go
+	out := &LookupResult{Alternatives: ix.alternatives(c, ranked, match), DidYouMean: ix.didYouMean(c, ranked)}
+	if match != nil {
+		out.Match, out.Reason = ix.ds.Records[match.rec], reason
 	}
-	// A name shared by several records (a code raised at several call
-	// sites) lists exactly those records, for the reader to choose from.
+	return out, nil
+}
+
+// alternatives are the ranked records other than the match, highlighted.
+// A name shared by several records (a code raised at several call sites)
+// lists exactly those records, for the reader to choose from.
+func (ix *Index) alternatives(c *candidates, ranked []*evidence, match *evidence) []Hit {
 	onlyNamed := false
 	if len(ranked) > 0 && match == nil {
 		t, _ := ranked[0].tier()
 		onlyNamed = t >= tierName
 	}
+	var out []Hit
+	terms := markedWords(c)
 	for _, e := range ranked {
 		if e == match {
 			continue
@@ -57,11 +66,11 @@ func (ix *Index) Lookup(ctx context.Context, text string) (*LookupResult, error)
 		if t, _ := e.tier(); onlyNamed && t < tierName {
 			continue
 		}
-		if len(out.Alternatives) == maxAlternatives {
+		if len(out) == maxAlternatives {
 			break
 		}
 		r := ix.ds.Records[e.rec]
-		out.Alternatives = append(out.Alternatives, Hit{Record: r, Score: e.score, Highlights: ix.highlight(c, r)})
+		out = append(out, Hit{Record: r, Score: e.score, Highlights: marks(terms, r)})
 	}
-	return out, nil
+	return out
 }

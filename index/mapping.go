@@ -1,9 +1,8 @@
-// Package index owns full-text search over records: the bleve mapping,
-// building the index and keeping it on disk between starts (persist.go),
-// turning user text into queries, ranking, and deciding when a lookup is
-// confident. It returns its own Hit and Result types so callers never
-// depend on bleve.
 package index
+
+// The bleve mapping and the document each record becomes. Only prose and
+// code text is searched in bleve; ids, codes, classes and identifiers are
+// looked up in the tables (package tables).
 
 import (
 	"strings"
@@ -13,10 +12,12 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/bleveshim"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // Field names in the index. Ids, codes and classes are looked up in the
-// tables (see tables.record, byCode, byClass), not in bleve.
+// tables (see tables.Tables: Record, ByCode, ByClass), not in bleve.
 const (
 	fieldRepo     = "repo"
 	fieldCodeText = "codeText" // errorCode and errorClass split into words
@@ -32,12 +33,12 @@ const (
 // newMapping builds the whole mapping from two reusable field mappings:
 // keywords for the enumerations that filter and facet, and text with the
 // English analyzer for prose or the standard one for code (bleve's, with a
-// faster tokenizer giving the same tokens: tokenizer.go). The document
+// faster tokenizer giving the same tokens: see package bleveshim). The document
 // mapping is static so only the declared fields are indexed; bleve's
 // dynamic default is several times slower to build.
 //
 // Only what search reads is kept: no field is stored and none has term
-// vectors, since hits carry record numbers and highlight.go marks words
+// vectors, since hits carry record numbers and marks.go marks words
 // in the records themselves, and no query is a phrase; only the faceted
 // fields keep doc values. At 100,000 records that halves the index.
 func newMapping() mapping.IndexMapping {
@@ -62,16 +63,16 @@ func newMapping() mapping.IndexMapping {
 	for _, name := range []string{fieldRepo, fieldSeverity, fieldTags} {
 		doc.AddFieldMappingsAt(name, kw)
 	}
-	doc.AddFieldMappingsAt(fieldCodeText, text(codeTextAnalyzer))
-	doc.AddFieldMappingsAt(fieldMessage, text(proseAnalyzer))
-	doc.AddFieldMappingsAt(fieldPattern, text(codeTextAnalyzer))
-	doc.AddFieldMappingsAt(fieldDoc, text(proseAnalyzer))
-	doc.AddFieldMappingsAt(fieldProse, text(proseAnalyzer))
-	doc.AddFieldMappingsAt(fieldCodeBody, text(codeTextAnalyzer))
+	doc.AddFieldMappingsAt(fieldCodeText, text(bleveshim.CodeTextAnalyzer))
+	doc.AddFieldMappingsAt(fieldMessage, text(bleveshim.ProseAnalyzer))
+	doc.AddFieldMappingsAt(fieldPattern, text(bleveshim.CodeTextAnalyzer))
+	doc.AddFieldMappingsAt(fieldDoc, text(bleveshim.ProseAnalyzer))
+	doc.AddFieldMappingsAt(fieldProse, text(bleveshim.ProseAnalyzer))
+	doc.AddFieldMappingsAt(fieldCodeBody, text(bleveshim.CodeTextAnalyzer))
 
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
-	m.DefaultAnalyzer = codeTextAnalyzer
+	m.DefaultAnalyzer = bleveshim.CodeTextAnalyzer
 	m.IndexDynamic = false
 	m.StoreDynamic = false
 	m.DocValuesDynamic = false
@@ -85,7 +86,7 @@ func document(r *errkb.Record) map[string]any {
 	prose = append(prose, r.PreventionTips...)
 	return map[string]any{
 		fieldRepo:     r.Repo,
-		fieldCodeText: splitIdentifier(r.ErrorCode) + " " + splitIdentifier(r.ErrorClass),
+		fieldCodeText: lex.SplitIdentifier(r.ErrorCode) + " " + lex.SplitIdentifier(r.ErrorClass),
 		fieldSeverity: r.Severity,
 		fieldTags:     r.Tags,
 		fieldMessage:  r.ErrorMessage,

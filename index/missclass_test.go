@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // One test per class of miss found on real records (see docs/search.md),
@@ -141,7 +142,7 @@ func TestTyposInLongIdentifiers(t *testing.T) {
 	n, found := 0, 0
 	for _, r := range recs {
 		c := r.ErrorCode
-		if len(c) < 14 || bare[strings.ToLower(c)] != 1 || !looksLikeCode(c) {
+		if len(c) < 14 || bare[strings.ToLower(c)] != 1 || !lex.LooksLikeCode(c) {
 			continue
 		}
 		for _, q := range []string{swapAt(c, len(c)/2), replaceAt(swapAt(c, len(c)/3), 2*len(c)/3, 'x')} {
@@ -207,12 +208,12 @@ func TestWrapChains(t *testing.T) {
 // the record whose message it is, not one with more of those words.
 func TestQuotedValuesAndShortMessages(t *testing.T) {
 	ix, recs := realLookup(t)
-	msgs := counts(recs, func(r *errkb.Record) string { return normalizeText(holeRE.ReplaceAllString(r.ErrorMessage, "*")) })
+	msgs := counts(recs, func(r *errkb.Record) string { return lex.NormalizeText(holeRE.ReplaceAllString(r.ErrorMessage, "*")) })
 	want := map[string]*errkb.Record{}
 	short := 0
 	for _, r := range recs {
 		m := r.ErrorMessage
-		if msgs[normalizeText(holeRE.ReplaceAllString(m, "*"))] != 1 || alnumCount(holeRE.ReplaceAllString(m, "")) < 4 {
+		if msgs[lex.NormalizeText(holeRE.ReplaceAllString(m, "*"))] != 1 || lex.AlnumCount(holeRE.ReplaceAllString(m, "")) < 4 {
 			continue
 		}
 		if strings.Contains(m, "%q") || strings.Contains(m, "{") {

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/persist"
 	"github.com/errkb/errkb/internal/kbgen"
 )
 
@@ -77,7 +79,7 @@ func TestOpenRebuildsADamagedIndex(t *testing.T) {
 		damage func(t *testing.T, folder string)
 	}{
 		{"flipped byte in a segment", func(t *testing.T, folder string) {
-			seg := largestFile(t, filepath.Join(folder, bleveDirName))
+			seg := largestFile(t, filepath.Join(folder, persist.BleveDir))
 			data, err := os.ReadFile(seg)
 			if err != nil {
 				t.Fatal(err)
@@ -88,12 +90,12 @@ func TestOpenRebuildsADamagedIndex(t *testing.T) {
 			}
 		}},
 		{"truncated segment", func(t *testing.T, folder string) {
-			if err := os.Truncate(largestFile(t, filepath.Join(folder, bleveDirName)), 100); err != nil {
+			if err := os.Truncate(largestFile(t, filepath.Join(folder, persist.BleveDir)), 100); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{"flipped byte in the lookup tables", func(t *testing.T, folder string) {
-			path := filepath.Join(folder, tablesName)
+			path := filepath.Join(folder, persist.TablesName)
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -104,27 +106,27 @@ func TestOpenRebuildsADamagedIndex(t *testing.T) {
 			}
 		}},
 		{"truncated lookup tables", func(t *testing.T, folder string) {
-			if err := os.Truncate(filepath.Join(folder, tablesName), 100); err != nil {
+			if err := os.Truncate(filepath.Join(folder, persist.TablesName), 100); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{"missing lookup tables", func(t *testing.T, folder string) {
-			if err := os.Remove(filepath.Join(folder, tablesName)); err != nil {
+			if err := os.Remove(filepath.Join(folder, persist.TablesName)); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{"missing manifest (crash before the build finished)", func(t *testing.T, folder string) {
-			if err := os.Remove(filepath.Join(folder, manifestName)); err != nil {
+			if err := os.Remove(filepath.Join(folder, persist.ManifestName)); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{"garbage manifest", func(t *testing.T, folder string) {
-			if err := os.WriteFile(filepath.Join(folder, manifestName), []byte("{not json"), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(folder, persist.ManifestName), []byte("{not json"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{"extra file", func(t *testing.T, folder string) {
-			if err := os.WriteFile(filepath.Join(folder, bleveDirName, "store", "stray.zap"), []byte("x"), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(folder, persist.BleveDir, "store", "stray.zap"), []byte("x"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -223,15 +225,20 @@ func TestOpenStopsWhenCancelled(t *testing.T) {
 
 func largestFile(t *testing.T, dir string) string {
 	t.Helper()
-	files, err := listFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	best := files[0]
-	for _, f := range files {
-		if f.Size > best.Size {
-			best = f
+	var best string
+	var size int64 = -1
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
 		}
+		info, err := d.Info()
+		if err == nil && info.Size() > size {
+			best, size = p, info.Size()
+		}
+		return err
+	})
+	if err != nil || best == "" {
+		t.Fatalf("no file under %s: %v", dir, err)
 	}
-	return filepath.Join(dir, filepath.FromSlash(best.Name))
+	return best
 }

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sort"
 	"testing"
+
+	"github.com/errkb/errkb/index/internal/tables"
 )
 
 // BenchmarkQuery measures Search and Lookup latency for each kind of
@@ -52,13 +54,13 @@ func BenchmarkBuildTables(b *testing.B) {
 	ds := scaledDataset(b, 10000)
 	b.ReportAllocs()
 	defer reportCPU(b)()
-	var t *tables
+	var t *tables.Tables
 	for b.Loop() {
-		data, err := buildTables(ds.Records)
+		data, err := tables.Build(ds.Records)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if t, err = readTables(data, ds.Len()); err != nil {
+		if t, err = tables.Read(data, ds.Len()); err != nil {
 			b.Fatal(err)
 		}
 	}

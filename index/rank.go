@@ -3,6 +3,8 @@ package index
 import (
 	"sort"
 	"strings"
+
+	"github.com/errkb/errkb/index/internal/lex"
 )
 
 // The rank stage: []*evidence -> ranked []*evidence. Records are ordered
@@ -52,7 +54,7 @@ func (ix *Index) evenSharedCodes(ranked []*evidence) {
 	best := make(map[key]float64, 2*len(ranked))
 	for i, e := range ranked {
 		e.sortScore = e.score
-		core := round3(e.score - 100*e.textLen - 10*e.bleve)
+		core := round3(e.score - weightText*e.textLen - weightBleve*e.bleve)
 		keys[i] = [2]key{{false, fam.code[e.rec], core}, {true, fam.class[e.rec], core}}
 		for _, k := range keys[i] {
 			if k.family != 0 {
@@ -95,7 +97,7 @@ func (ix *Index) families() *families {
 			return id
 		}
 		for i, r := range ix.ds.Records {
-			f.code[i] = number(codes, NormalizeCode(r.ErrorCode))
+			f.code[i] = number(codes, lex.NormalizeCode(r.ErrorCode))
 			f.class[i] = number(classes, strings.ToLower(r.ErrorClass))
 		}
 		ix.fam = f

@@ -4,7 +4,10 @@ import (
 	"strings"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/index/internal/lex"
 )
+
+// Part of the answer: did-you-mean, proposed when nothing matched well.
 
 // Suggestion is one "did you mean": a query to run instead, and the
 // record it names when it is a near code or a near message.
@@ -36,18 +39,22 @@ func (ix *Index) didYouMean(a *candidates, ranked []*evidence) []Suggestion {
 			out = append(out, s)
 		}
 	}
-	codeLike := looksLikeCode(strings.TrimSpace(a.u.raw))
+	codeLike := lex.LooksLikeCode(strings.TrimSpace(a.u.raw))
 	if a.correctedText != "" && !codeLike {
 		add(Suggestion{Text: a.correctedText})
 	}
 	if !weak && !codeLike {
 		return out
 	}
-	for _, f := range ix.nearList(a) {
-		for _, i := range ix.t.codeKeys(f.word) {
+	near := a.near
+	if a.nearLater != "" {
+		near = ix.t.NearCodes(lex.CodeKeys(a.nearLater, a.u.chunks)...) // left to now: see nearCodes
+	}
+	for _, f := range near {
+		for _, i := range ix.t.CodeKeys(f.Word) {
 			r := ix.ds.Records[i]
 			text := r.ErrorCode
-			if strings.ToLower(r.ErrorClass) == f.word {
+			if strings.ToLower(r.ErrorClass) == f.Word {
 				text = r.ErrorClass
 			}
 			add(Suggestion{Text: text, Record: r})
@@ -69,5 +76,5 @@ func (ix *Index) didYouMean(a *candidates, ranked []*evidence) []Suggestion {
 // record's message or names: "timeout" for ACCOUNT_TIMEOUT "timed out
 // waiting for account" is a good match even though the message says it
 // in other words, and near messages offered beside it only distract.
-// e.text is half this coverage plus textLen (see textCover).
-func (e *evidence) explainsQuery() bool { return 2*(e.text-e.textLen) >= 0.999 }
+// e.explained() is coverOfQuery of this coverage (see textCover).
+func (e *evidence) explainsQuery() bool { return e.explained()/coverOfQuery >= 0.999 }

@@ -7,7 +7,12 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/errkb/errkb/index/internal/lex"
 )
+
+// The understanding stage: string -> *understood. The query's text is
+// read before any index is asked; nothing here knows the records.
 
 // understood is what Search and Lookup read out of pasted text before any
 // index is asked. Engineers paste codes, messages, whole log lines, JSON
@@ -42,12 +47,15 @@ const maxWords = 40
 // maxSegments bounds how many extracted values are matched against patterns.
 const maxSegments = 24
 
+// maxChunks bounds the pieces looked up as codes, ids and identifiers.
+const maxChunks = 256
+
 // understand reads q. It never fails: text that fits no known shape is
 // taken as plain words.
 func understand(q string) *understood {
 	q = strings.TrimSpace(strings.ToValidUTF8(q, " "))
-	if len(q) > MaxTextBytes {
-		q = q[:MaxTextBytes]
+	if len(q) > MaxQueryBytes {
+		q = q[:MaxQueryBytes]
 		for !utf8.ValidString(q) {
 			q = q[:len(q)-1]
 		}
@@ -69,7 +77,7 @@ func understand(q string) *understood {
 		msgs = []string{stripLogPrefix(q)}
 	}
 	for _, m := range msgs {
-		u.words = append(u.words, messageWords(m)...)
+		u.words = append(u.words, lex.MessageWords(m)...)
 	}
 	if len(u.words) > maxWords {
 		u.words = u.words[:maxWords]
@@ -89,7 +97,7 @@ func (u *understood) addSegment(s string) {
 		}
 	}
 	u.segments = append(u.segments, s)
-	for _, t := range wordsOf(s) {
+	for _, t := range lex.Words(s) {
 		u.tokens[t] = true
 	}
 }
@@ -269,65 +277,6 @@ func stripLogPrefix(s string) string {
 	return s
 }
 
-// quotedRE matches short quoted values: stream names, subjects, keys.
-var quotedRE = regexp.MustCompile("\"[^\"]{0,80}\"|'[^']{0,80}'|`[^`]{0,80}`")
-
-// messageWords returns the words of a message with its variable parts left
-// out, the way error-grouping tools normalize messages before comparing
-// them: numbers, hex, UUIDs, IPs, durations, paths, subjects and short
-// quoted values are placeholders' fillings, not the message.
-func messageWords(m string) []string {
-	m = quotedRE.ReplaceAllStringFunc(m, func(q string) string {
-		if len(strings.Fields(q)) <= 2 {
-			return " "
-		}
-		return q
-	})
-	var out []string
-	for _, f := range strings.Fields(m) {
-		if strings.ContainsAny(f, "%{}") {
-			continue // placeholders of a template
-		}
-		f = strings.Trim(f, `"'`+"`"+`:;,.()[]{}<>!?`)
-		if f == "" || isVariable(f) {
-			continue
-		}
-		out = append(out, wordsOf(f)...)
-	}
-	return out
-}
-
-// isVariable reports whether a piece of a message looks like a value
-// filled into a placeholder rather than part of the message itself.
-func isVariable(f string) bool {
-	if strings.ContainsAny(f, "/\\=@*>") {
-		return true // paths, URLs, key=value, addresses, subject wildcards
-	}
-	letters, digits := 0, 0
-	for _, r := range f {
-		switch {
-		case unicode.IsLetter(r):
-			letters++
-		case unicode.IsDigit(r):
-			digits++
-		}
-	}
-	if digits > 0 {
-		return true // numbers, hex, ids, durations, versions, IPs
-	}
-	if strings.Count(f, ".") >= 1 && !strings.HasSuffix(f, ".") {
-		return true // dotted names: subjects, hosts, packages
-	}
-	return letters == 0
-}
-
-// wordsOf splits s into lower-case runs of letters and digits.
-func wordsOf(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-}
-
 // chunks splits s at white space and trims punctuation around each piece,
 // keeping the '_', '-' and '.' that codes and identifiers are made of.
 func chunks(s string) []string {
@@ -339,7 +288,7 @@ func chunks(s string) []string {
 		if f != "" {
 			out = append(out, f)
 		}
-		if len(out) >= 256 {
+		if len(out) >= maxChunks {
 			break
 		}
 	}

@@ -106,8 +106,8 @@ func (s *Server) apiRecord(c echo.Context) error {
 
 func (s *Server) apiLookup(c echo.Context) error {
 	q := c.QueryParam("q")
-	if len(q) > index.MaxTextBytes {
-		return badRequest("q is longer than " + strconv.Itoa(index.MaxTextBytes) + " bytes")
+	if len(q) > index.MaxQueryBytes {
+		return badRequest("q is longer than " + strconv.Itoa(index.MaxQueryBytes) + " bytes")
 	}
 	sr, err := s.search()
 	if err != nil {
@@ -163,8 +163,8 @@ func (s *Server) apiOpenAPI(c echo.Context) error {
 // parseQuery reads q, repo, tag and severity, refusing oversize text.
 func parseQuery(c echo.Context) (index.Query, error) {
 	q := index.Query{Text: c.QueryParam("q"), Repo: c.QueryParam("repo"), Tag: c.QueryParam("tag"), Severity: c.QueryParam("severity")}
-	if len(q.Text) > index.MaxTextBytes {
-		return q, badRequest("q is longer than " + strconv.Itoa(index.MaxTextBytes) + " bytes")
+	if len(q.Text) > index.MaxQueryBytes {
+		return q, badRequest("q is longer than " + strconv.Itoa(index.MaxQueryBytes) + " bytes")
 	}
 	return q, nil
 }

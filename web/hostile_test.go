@@ -25,7 +25,7 @@ var hostileQueries = []string{
 	"<script>alert(1)</script>", `"><img src=x onerror=alert(1)>`, "javascript:alert(1)", "data:text/html,<script>",
 	"\x00\x01\x02", "\r\nSet-Cookie: a=b", "\xff\xfe\xfd", "%00%ff", "\u202e\u0000\ufeff",
 	strings.Repeat("日本語", 900), strings.Repeat("a.", 4000), strings.Repeat("x1 ", 2700), strings.Repeat("ä", 1000), strings.Repeat("x", 200), strings.Repeat("word ", 1600),
-	strings.Repeat("q", index.MaxTextBytes), // the largest query allowed
+	strings.Repeat("q", index.MaxQueryBytes), // the largest query allowed
 	"JS_CONSUMER_OFFLINE", "hostile-0001", "",
 }
 
@@ -172,12 +172,12 @@ func TestRequestLimits(t *testing.T) {
 		target string
 		want   int
 	}{
-		{"/search?q=" + strings.Repeat("q", index.MaxTextBytes), http.StatusOK},
-		{"/search?q=" + strings.Repeat("q", index.MaxTextBytes+1), http.StatusBadRequest},
-		{"/api/v1/search?q=" + strings.Repeat("q", index.MaxTextBytes+1), http.StatusBadRequest},
-		{"/api/v1/lookup?q=" + strings.Repeat("q", index.MaxTextBytes+1), http.StatusBadRequest},
-		{"/lookup?q=" + strings.Repeat("q", index.MaxTextBytes+1), http.StatusBadRequest},
-		{"/?q=" + strings.Repeat("q", index.MaxTextBytes+1), http.StatusBadRequest},
+		{"/search?q=" + strings.Repeat("q", index.MaxQueryBytes), http.StatusOK},
+		{"/search?q=" + strings.Repeat("q", index.MaxQueryBytes+1), http.StatusBadRequest},
+		{"/api/v1/search?q=" + strings.Repeat("q", index.MaxQueryBytes+1), http.StatusBadRequest},
+		{"/api/v1/lookup?q=" + strings.Repeat("q", index.MaxQueryBytes+1), http.StatusBadRequest},
+		{"/lookup?q=" + strings.Repeat("q", index.MaxQueryBytes+1), http.StatusBadRequest},
+		{"/?q=" + strings.Repeat("q", index.MaxQueryBytes+1), http.StatusBadRequest},
 		{"/search?q=" + big, http.StatusRequestURITooLong},
 		{"/api/v1/lookup?q=" + big, http.StatusRequestURITooLong},
 		{"/errors/" + big, http.StatusRequestURITooLong},

@@ -23,7 +23,7 @@ import (
 // Request limits. Every one is checked before a handler runs, so an oversize
 // request costs microseconds, not a search.
 const (
-	// MaxURIBytes caps the request target. A query of MaxTextBytes fully
+	// MaxURIBytes caps the request target. A query of index.MaxQueryBytes fully
 	// percent-encoded is three times as long, and fits.
 	MaxURIBytes = 32 << 10
 	// MaxParamBytes caps every query parameter but q (repo, tag, page...).
@@ -144,7 +144,7 @@ func limitRequest(next echo.HandlerFunc) echo.HandlerFunc {
 		for name, vals := range c.QueryParams() {
 			max := MaxParamBytes
 			if name == "q" {
-				max = index.MaxTextBytes
+				max = index.MaxQueryBytes
 			}
 			for _, v := range vals {
 				if len(v) > max {

@@ -107,8 +107,8 @@ func (s *Server) searchView(q index.Query, page int, res *index.Result) template
 // names, or to the search page when no record clearly does.
 func (s *Server) lookupRedirect(c echo.Context) error {
 	q := c.QueryParam("q")
-	if len(q) > index.MaxTextBytes {
-		return badRequest("the query is longer than " + strconv.Itoa(index.MaxTextBytes) + " bytes")
+	if len(q) > index.MaxQueryBytes {
+		return badRequest("the query is longer than " + strconv.Itoa(index.MaxQueryBytes) + " bytes")
 	}
 	sr, err := s.search()
 	if err != nil {
@@ -136,8 +136,8 @@ func (s *Server) lookupRedirect(c echo.Context) error {
 
 func (s *Server) projects(c echo.Context) error {
 	q := c.QueryParam("q")
-	if len(q) > index.MaxTextBytes {
-		return badRequest("the filter is longer than " + strconv.Itoa(index.MaxTextBytes) + " bytes")
+	if len(q) > index.MaxQueryBytes {
+		return badRequest("the filter is longer than " + strconv.Itoa(index.MaxQueryBytes) + " bytes")
 	}
 	return s.render(c, http.StatusOK, templates.Projects(s.projectsView(q)))
 }
@@ -152,8 +152,8 @@ func (s *Server) project(c echo.Context) error {
 	if canonical := recs[0].Repo; canonical != repo {
 		return c.Redirect(http.StatusMovedPermanently, repoPath(canonical)+projectQueryString(pq))
 	}
-	if len(pq.filter) > index.MaxTextBytes {
-		return badRequest("the filter is longer than " + strconv.Itoa(index.MaxTextBytes) + " bytes")
+	if len(pq.filter) > index.MaxQueryBytes {
+		return badRequest("the filter is longer than " + strconv.Itoa(index.MaxQueryBytes) + " bytes")
 	}
 	switch pq.sort {
 	case "":

@@ -48,7 +48,7 @@ func annotateCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 
 	failed := 0
 	var once sync.Once
-	opt := annotate.Options{JSON: *asJSON, MaxLineBytes: index.MaxTextBytes, OnError: func(err error) {
+	opt := annotate.Options{JSON: *asJSON, MaxLineBytes: index.MaxQueryBytes, OnError: func(err error) {
 		failed++
 		once.Do(func() { fmt.Fprintf(stderr, "errkb annotate: %v (lines pass through unannotated)\n", err) })
 	}}

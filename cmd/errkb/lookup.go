@@ -28,8 +28,8 @@ func lookup(ctx context.Context, args []string, stdout, stderr io.Writer, getenv
 		fmt.Fprintln(stderr, "usage: errkb lookup [--json] QUERY...")
 		return 2
 	}
-	if len(q) > index.MaxTextBytes {
-		fmt.Fprintf(stderr, "errkb lookup: the query is longer than %d bytes\n", index.MaxTextBytes)
+	if len(q) > index.MaxQueryBytes {
+		fmt.Fprintf(stderr, "errkb lookup: the query is longer than %d bytes\n", index.MaxQueryBytes)
 		return 2
 	}
 	_, ix, done, err := loadIndexed(ctx, datasetPaths(datasets, getenv))
