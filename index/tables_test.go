@@ -136,7 +136,7 @@ func FuzzReadTables(f *testing.F) {
 }
 
 func relevanceDataset(f *testing.F) *errkb.Dataset {
-	ds, err := errkb.Load(errkb.Source{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
+	ds, err := errkb.Load(errkb.Folder{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
 	if err != nil {
 		f.Fatal(err)
 	}
