@@ -40,9 +40,10 @@
 //     as they are parsed, to move their bytes. Loading takes their digests
 //     for Dataset.Hash first, so the hash never reads moved bytes back.
 //   - AppendTexts and AppendShape list a record's values in the field
-//     table's order, and Arena.SetShape sets them back: the engine saves
-//     and reads records without naming a field, and a field added to the
-//     table is stored with no change to it.
+//     table's order, and Arena.SetShape sets the shape back and lists the
+//     texts to set: the engine saves and reads records without naming a
+//     field, and a field added to the table is stored with no change to
+//     it.
 //   - Record.HoldRaw lets the engine keep a record's raw JSON in a form of
 //     its own, through a RawHolder that gives the bytes back; KnownKeys are
 //     the keys it may hold once for all records.

@@ -73,34 +73,35 @@ func (w *shapeWriter) count(_ *fieldInfo, n int) int {
 }
 
 // SetShape sets the shape of r, a zero Record, from next, which yields
-// what AppendShape appended, in order. It reports false when a value
-// cannot be in a valid record's shape (a length over MaxListEntries, a
-// presence other than 0 or 1), as from a damaged file; r is then set in
-// part and should be dropped.
-func (a *Arena) SetShape(r *Record, next func() int64) bool {
-	return setShape(a, knownFields, r, next)
+// what AppendShape appended, in order, and appends r's texts to ts as
+// AppendTexts would, for the caller to set: the two in one walk. It
+// reports false when a value cannot be in a valid record's shape (a
+// length over MaxListEntries, a presence other than 0 or 1), as from a
+// damaged file; r is then set in part and should be dropped.
+func (a *Arena) SetShape(r *Record, next func() int64, ts []Text) ([]Text, bool) {
+	return setShape(a, knownFields, r, next, ts)
 }
 
-func setShape[T any](a *Arena, fields []field[T], p *T, next func() int64) bool {
+func setShape[T any](a *Arena, fields []field[T], p *T, next func() int64, ts []Text) ([]Text, bool) {
 	s, _ := a.setter.(*shapeSetter)
 	if s == nil {
 		s = new(shapeSetter)
 		a.setter = s
 	}
-	*s = shapeSetter{next: next, a: a, ok: true}
+	*s = shapeSetter{textCollector: textCollector{ts: ts}, next: next, a: a, ok: true}
 	walkFields(fields, p, s)
-	ok := s.ok
+	ts, ok := s.ts, s.ok
 	*s = shapeSetter{}
-	return ok
+	return ts, ok
 }
 
+// shapeSetter sets a shape and, as it goes, collects the texts.
 type shapeSetter struct {
+	textCollector
 	next func() int64
 	a    *Arena
 	ok   bool
 }
-
-func (s *shapeSetter) text(*fieldInfo, *string) {}
 
 func (s *shapeSetter) num(_ *fieldInfo, p *int) {
 	if s.ok {

@@ -81,13 +81,16 @@ func TestShapeAndTextsRoundTrip(t *testing.T) {
 			shape := appendShape(nil, testFields, &tc.v)
 			texts := appendTexts(nil, testFields, &tc.v)
 			var got testRecord
-			if !setShape(&a, testFields, &got, reader64(&shape)) {
+			gotTexts, ok := setShape(&a, testFields, &got, reader64(&shape), nil)
+			if !ok {
 				t.Fatal("SetShape refused a shape AppendShape made")
 			}
 			if len(shape) != 0 {
 				t.Fatalf("%d values of the shape left unread", len(shape))
 			}
-			gotTexts := appendTexts(nil, testFields, &got)
+			if again := appendTexts(nil, testFields, &got); !reflect.DeepEqual(again, gotTexts) {
+				t.Fatalf("SetShape listed the texts %v, AppendTexts %v", gotTexts, again)
+			}
 			if len(gotTexts) != len(texts) {
 				t.Fatalf("%d texts set back, want %d", len(gotTexts), len(texts))
 			}
@@ -122,7 +125,7 @@ func TestSetShapeRefusesDamage(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var got testRecord
-			if setShape(&a, testFields, &got, reader64(&tc.shape)) {
+			if _, ok := setShape(&a, testFields, &got, reader64(&tc.shape), nil); ok {
 				t.Errorf("accepted %v: %+v", tc.shape, got)
 			}
 		})

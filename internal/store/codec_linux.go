@@ -224,10 +224,10 @@ func (d *decoder) decode(r *errkb.Record, b []byte) (rest []byte, blobOff uint64
 	if d.next == nil {
 		d.next = func() int64 { return int64(d.rd.int()) }
 	}
-	if !d.arena.SetShape(r, d.next) || rd.err {
+	var ok bool
+	if d.texts, ok = d.arena.SetShape(r, d.next, d.texts[:0]); !ok || rd.err {
 		return nil, 0, errEntry
 	}
-	d.texts = errkb.AppendTexts(d.texts[:0], r)
 	end := int64(0)
 	str := func() string {
 		n := rd.uint()

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"errors"
+	"sync"
 
 	"github.com/errkb/errkb"
 )
@@ -78,7 +79,13 @@ func (rawHolder) RawJSON(r *errkb.Record, held []byte) []byte {
 	if len(holes) == 0 {
 		return kept
 	}
-	texts := errkb.AppendTexts(make([]errkb.Text, 0, 32), r)
+	scratch := textsPool.Get().(*[]errkb.Text)
+	texts := errkb.AppendTexts((*scratch)[:0], r)
+	defer func() {
+		clear(texts) // the pool keeps no record alive
+		*scratch = texts[:0]
+		textsPool.Put(scratch)
+	}()
 	_, n, err := spliceHoles(nil, kept, holes, texts, true)
 	if err != nil {
 		return kept // never held so: checkHeld refused it
@@ -86,6 +93,10 @@ func (rawHolder) RawJSON(r *errkb.Record, held []byte) []byte {
 	out, _, _ := spliceHoles(make([]byte, 0, n), kept, holes, texts, false)
 	return out
 }
+
+// textsPool holds the space RawJSON lists a record's texts in: the API
+// asks for raw JSON on every record it serves.
+var textsPool = sync.Pool{New: func() any { return new([]errkb.Text) }}
 
 // checkHeld reports whether held is what a record with these texts can
 // hold: the holes fit the kept bytes, and each names a text or a token.

@@ -11,9 +11,9 @@
 //   - errkb.Options.Parsed hands it each file's records as they are
 //     parsed, to move their bytes (spill_linux.go);
 //   - errkb.AppendTexts and errkb.AppendShape list a record's values in
-//     the field table's order, and errkb.Arena.SetShape sets them back, so
-//     that it saves and reads records (codec_linux.go) without naming a
-//     field;
+//     the field table's order, and errkb.Arena.SetShape sets the shape
+//     back and lists the texts to set, so that it saves and reads records
+//     (codec_linux.go) without naming a field;
 //   - errkb.Record.HoldRaw takes a record's raw JSON as this package keeps
 //     it, with holes where its text and keys were (holes.go), and rawHolder
 //     gives the bytes back;
