@@ -114,7 +114,7 @@ func splitEnvelope(raw []byte) (recRaw []byte, version string, ok bool) {
 
 // maxKnownFields bounds the field table, and each table of an array's
 // elements, so that plainKnownKeys can mark the fields it has seen without
-// allocating; fields_test.go checks it.
+// allocating; table_test.go checks it.
 const maxKnownFields = 64
 
 // plainKnownKeys reports whether every key of the record object is a known
@@ -146,7 +146,7 @@ func plainObjects(arr []byte, fields []fieldInfo) bool {
 		if isNull(elem) {
 			return true
 		}
-		var seen uint64 // fields_test.go checks that an element has at most 64
+		var seen uint64 // table_test.go checks that an element has at most 64
 		return eachKey(elem, func(key string, _ []byte) bool {
 			i := slices.IndexFunc(fields, func(f fieldInfo) bool { return f.name == key })
 			if i < 0 || seen&(1<<i) != 0 {

@@ -1,11 +1,19 @@
 package errkb
 
 // The record schema in one table. Validation (checkFields), the size caps
-// (checkSizes, breaksLimits), the fast parser (plainKnownKeys), the text
-// and shape a storage engine keeps (AppendTexts, AppendShape) and the
-// test-data generator all read knownFields, so a field added here is
-// checked, parsed and stored the same way on every path. walk.go walks a
-// record's values in the table's order; schema.go declares the types.
+// (checkSizes, breaksLimits), the fast parser (plainKnownKeys) and the
+// text and shape a storage engine keeps (AppendTexts, AppendShape) all
+// read knownFields, so a field added here is checked, parsed and stored
+// the same way on every path; TestFieldTableMatchesRecord holds the table
+// to Record's JSON fields, which the test-data generator writes. walk.go
+// walks a record's values in the table's order; schema.go declares the
+// types.
+//
+// Adding a field: give Record (or the element type) the Go field with its
+// JSON name, and add its row here with the constructor of its Go type:
+// str, optStr (*string), num, optNum (*int), strs ([]string), or objs for
+// an array of objects, whose elements get a table of their own like
+// callSiteFields. Nothing else names a field.
 
 // knownFields are the fields errkb reads. Fields not listed here are kept
 // and served as they are.

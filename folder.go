@@ -13,6 +13,12 @@ type Folder struct {
 	FS   fs.FS
 }
 
+// Source is Folder's former name.
+//
+// Deprecated: use Folder. It stays until extract's tests, the last users,
+// move to Folder.
+type Source = Folder
+
 // Files lists the dataset files of the folder, as Load reads them, or
 // says why they cannot all be listed.
 func (f Folder) Files() ([]string, error) {

@@ -9,12 +9,6 @@ import (
 	"github.com/errkb/errkb/internal/parallel"
 )
 
-// Source is Folder's former name.
-//
-// Deprecated: use Folder. It stays until extract's tests, the last users,
-// move to Folder.
-type Source = Folder
-
 // Load reads every .json and .jsonl file of the folders, validates each
 // record and checks that ids and repo+slug pairs are unique across all of
 // them. It always returns the dataset of valid records; when any record is

@@ -53,6 +53,7 @@ func TestTestTableMatchesItsType(t *testing.T) {
 	checkTable(t, testFields)
 	checkTable(t, testSiteFields)
 	checkTable(t, testGuardFields)
+	checkInfos(t, reflect.TypeFor[testRecord](), infos(testFields))
 }
 
 // TestShapeAndTextsRoundTrip saves values of the test model as a storage

@@ -8,12 +8,46 @@ import (
 
 // TestFieldTableMatchesRecord checks each table against the Go type it
 // reads: every field with a JSON name has one row, of the kind its Go
-// type has, whose accessor points at that field. A field added to Record
-// (or to CallSite) without its row, or a row pointing at another field,
-// fails here.
+// type has, whose accessor points at that field, and so on into the
+// elements of arrays of objects. A field added to Record (or to CallSite)
+// without its row, or a row pointing at another field, fails here.
 func TestFieldTableMatchesRecord(t *testing.T) {
 	checkTable(t, knownFields)
 	checkTable(t, callSiteFields)
+	checkInfos(t, reflect.TypeFor[Record](), infos(knownFields))
+}
+
+// checkInfos checks rows against the JSON fields of typ by name and kind,
+// into the elements of arrays of objects, whose accessors checkTable
+// cannot reach without knowing their type.
+func checkInfos(t *testing.T, typ reflect.Type, rows []fieldInfo) {
+	t.Helper()
+	if len(rows) > maxKnownFields {
+		t.Errorf("%s: %d rows; the fast parser marks at most %d", typ, len(rows), maxKnownFields)
+	}
+	byName := map[string]fieldInfo{}
+	for _, f := range rows {
+		byName[f.name] = f
+	}
+	named := 0
+	for sf := range typ.Fields() {
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if !sf.IsExported() || name == "" || name == "-" {
+			continue
+		}
+		named++
+		f, ok := byName[name]
+		if kind, nullable := goKind(sf.Type); !ok || f.kind != kind || f.nullable != nullable {
+			t.Errorf("%s.%s (%q): no row of its kind", typ, sf.Name, name)
+			continue
+		}
+		if f.kind == kindObjects {
+			checkInfos(t, sf.Type.Elem(), f.elems.fields)
+		}
+	}
+	if named != len(rows) {
+		t.Errorf("%s: %d rows for %d fields with a JSON name", typ, len(rows), named)
+	}
 }
 
 func checkTable[T any](t *testing.T, fields []field[T]) {
@@ -27,9 +61,6 @@ func checkTable[T any](t *testing.T, fields []field[T]) {
 			t.Errorf("%T: two rows for %q", v, f.name)
 		}
 		rows[f.name] = f
-	}
-	if len(fields) > maxKnownFields {
-		t.Errorf("%T: %d rows; the fast parser marks at most %d", v, len(fields), maxKnownFields)
 	}
 	named := 0
 	for i := range rv.NumField() {
