@@ -25,43 +25,30 @@ type Dataset struct {
 
 	hashOnce sync.Once
 	hash     string
-	storage  Storage
+	// digests are the records' digests (see recordDigest) when loading
+	// took them before a storage engine moved the bytes away.
+	digests map[*Record][32]byte
+	storage Storage
 }
 
-// Storage is what a storage engine (internal/store) that holds a dataset's
-// bytes outside the heap tells the dataset about them.
-type Storage struct {
-	// Release drops the records' pages from the process's memory; the
-	// records read the same afterwards.
-	Release func()
-	// Err is why the records stayed on the heap, or were not saved for
-	// the next start, when that was asked for.
-	Err error
-	// FromSnapshot is set when the records were read from a snapshot
-	// saved by an earlier start rather than from their files.
-	FromSnapshot bool
-	// Digests holds each record's RecordDigest, computed while its bytes
-	// were still on the heap, so hashing the dataset reads no pages back.
-	Digests map[*Record][32]byte
-	// Hash is the dataset's Hash when the engine saved it with the
-	// records (a snapshot); empty otherwise.
-	Hash string
-	// Order lists the indices of Records in the order the engine laid
-	// their bytes out; nil, or returning nil, when that is Records' own
-	// order. A pass over every record (building the index) that reads
-	// them so reads the storage front to back, and the pages it has read
-	// stay together. Only such a pass calls it: a restart that reuses
-	// its index never does.
-	Order func() []int
+// Storage is what a dataset asks of the engine holding its records' bytes
+// outside the heap (internal/store implements it). Records read the same
+// whether or not there is one.
+type Storage interface {
+	// ReleasePages drops the records' pages from the process's memory;
+	// the records read the same afterwards.
+	ReleasePages()
+	// ReadOrder lists the indices of Records in the order the engine
+	// laid their bytes out, or returns nil for Records' own order.
+	ReadOrder() []int
+	// SavedHash is the dataset's Hash as the engine saved it with the
+	// records (a snapshot), or "" when it has none.
+	SavedHash() string
 }
 
-// SetStorage records where the dataset's bytes live. Call it before the
-// dataset is shared.
+// SetStorage tells the dataset where its records' bytes live. Call it
+// before the dataset is shared.
 func (ds *Dataset) SetStorage(s Storage) { ds.storage = s }
-
-// FromSnapshot reports whether the records were read from a snapshot
-// saved by an earlier start rather than from their files.
-func (ds *Dataset) FromSnapshot() bool { return ds.storage.FromSnapshot }
 
 // ReleasePages tells the kernel that the records' text, when a storage
 // engine moved it out of the heap, need not stay resident: after reading
@@ -69,17 +56,20 @@ func (ds *Dataset) FromSnapshot() bool { return ds.storage.FromSnapshot }
 // count against this process until the kernel reclaims them. Records read
 // the same afterwards. Otherwise it does nothing.
 func (ds *Dataset) ReleasePages() {
-	if ds.storage.Release != nil {
-		ds.storage.Release()
+	if ds.storage != nil {
+		ds.storage.ReleasePages()
 	}
 }
 
 // ReadOrder is the order in which a pass over every record reads their
-// bytes front to back, as indices of Records (see Storage.Order): the
-// storage engine's order when it gave one, else Records' own.
+// bytes front to back, as indices of Records: the storage engine's order
+// when it gives one, else Records' own. A pass over every record
+// (building the index) that reads them so reads the storage front to
+// back, and the pages it has read stay together. Only such a pass calls
+// it: a restart that reuses its index never does.
 func (ds *Dataset) ReadOrder() []int {
-	if ds.storage.Order != nil {
-		if order := ds.storage.Order(); len(order) == len(ds.Records) {
+	if ds.storage != nil {
+		if order := ds.storage.ReadOrder(); len(order) == len(ds.Records) {
 			return order
 		}
 	}
@@ -89,10 +79,6 @@ func (ds *Dataset) ReadOrder() []int {
 	}
 	return order
 }
-
-// SpillError is why records could not be moved out of the heap, or saved
-// for the next start, when that was asked for; nil otherwise.
-func (ds *Dataset) SpillError() error { return ds.storage.Err }
 
 // Project is one repo with the number of records it has.
 type Project struct {
@@ -107,7 +93,7 @@ type TagCount struct {
 }
 
 // NewDataset sorts records and indexes them for the lookups pages need.
-// Load calls it; so does a storage engine reading a saved dataset. The
+// Load calls it; so does a storage engine setting back a saved dataset. The
 // records must be valid and unique, as Load leaves them.
 func NewDataset(records []*Record) *Dataset {
 	slices.SortFunc(records, func(a, b *Record) int {

@@ -11,12 +11,12 @@ import (
 var embedded embed.FS
 
 // Embedded is the dataset built into the binary, rooted at dataset/.
-func Embedded() Source {
+func Embedded() Folder {
 	sub, err := fs.Sub(embedded, "dataset")
 	if err != nil {
 		panic(err) // the directive above guarantees the folder exists
 	}
-	return Source{Name: "dataset", FS: sub}
+	return Folder{Name: "dataset", FS: sub}
 }
 
 // The search index and lookup tables of the embedded dataset, written by

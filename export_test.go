@@ -2,10 +2,10 @@ package errkb
 
 // LoadCareful is Load with the fast record path off, for tests that
 // compare what Load does with and without it.
-func LoadCareful(sources ...Source) (*Dataset, error) {
+func LoadCareful(folders ...Folder) (*Dataset, error) {
 	fastPath = false
 	defer func() { fastPath = true }()
-	return Load(sources...)
+	return Load(folders...)
 }
 
 // FieldNames lists the known fields in the table's order.

@@ -30,13 +30,43 @@ func parseEntryFast(raw []byte, loc Location) (rec *Record, ok bool) {
 	if err := json.Unmarshal(recRaw, rec); err != nil {
 		return nil, false
 	}
-	rec.Raw = recRaw
+	rec.raw = recRaw
 	rec.DatasetVersion = version
-	rec.Source = loc
+	rec.Location = loc
 	if len(checkRecord(rec)) > 0 || breaksLimits(rec) {
 		return nil, false
 	}
 	return rec, true
+}
+
+// breaksLimits reports whether a record decoded on the fast path may break
+// a cap or hold a link checkHostile refuses. It only has to be cheap and
+// never miss: the careful path then finds and names the problem.
+func breaksLimits(r *Record) bool {
+	c := limitChecker{}
+	walkFields(knownFields, r, &c)
+	return c.broken
+}
+
+type limitChecker struct {
+	reader
+	broken bool
+}
+
+func (c *limitChecker) text(f *fieldInfo, p *string) {
+	class := f.class()
+	limit, _ := class.limit()
+	// A scheme needs a colon, written as is or as an entity.
+	if len(*p) > limit || class == classMarkdown && strings.ContainsAny(*p, ":&") && dangerousLink(*p) != "" {
+		c.broken = true
+	}
+}
+
+func (c *limitChecker) count(_ *fieldInfo, n int) int {
+	if n > MaxListEntries {
+		c.broken = true
+	}
+	return n
 }
 
 // splitEnvelope finds the record object of an envelope, or returns raw
@@ -82,8 +112,9 @@ func splitEnvelope(raw []byte) (recRaw []byte, version string, ok bool) {
 	return recSpan, version, true
 }
 
-// maxKnownFields bounds the field table so that plainKnownKeys can mark
-// the fields it has seen without allocating; fields_test.go checks it.
+// maxKnownFields bounds the field table, and each table of an array's
+// elements, so that plainKnownKeys can mark the fields it has seen without
+// allocating; table_test.go checks it.
 const maxKnownFields = 64
 
 // plainKnownKeys reports whether every key of the record object is a known
@@ -99,14 +130,15 @@ func plainKnownKeys(obj []byte) bool {
 			return false
 		}
 		seen[i] = true
-		return key != "callSites" || plainCallSites(value)
+		f := &knownFields[i]
+		return f.kind != kindObjects || plainObjects(value, f.elems.fields)
 	})
 }
 
-// plainCallSites reports whether every entry of a callSites array is null
-// or an object whose keys are call-site fields, spelled exactly and
+// plainObjects reports whether every entry of an array of objects is null
+// or an object whose keys are the elements' fields, spelled exactly and
 // appearing once, so that nothing in it escapes the fast path's checks.
-func plainCallSites(arr []byte) bool {
+func plainObjects(arr []byte, fields []fieldInfo) bool {
 	if isNull(arr) {
 		return true
 	}
@@ -114,13 +146,13 @@ func plainCallSites(arr []byte) bool {
 		if isNull(elem) {
 			return true
 		}
-		var seen [4]bool
+		var seen uint64 // table_test.go checks that an element has at most 64
 		return eachKey(elem, func(key string, _ []byte) bool {
-			i := slices.Index(callSiteFields, key)
-			if i < 0 || seen[i] {
+			i := slices.IndexFunc(fields, func(f fieldInfo) bool { return f.name == key })
+			if i < 0 || seen&(1<<i) != 0 {
 				return false
 			}
-			seen[i] = true
+			seen |= 1 << i
 			return true
 		})
 	})

@@ -1,115 +1,70 @@
 package errkb
 
 // The record schema in one table. Validation (checkFields), the size caps
-// (checkSizes, breaksLimits), the fast parser (plainKnownKeys), spilling
-// (SpillableStrings) and the test-data generator all read knownFields, so
-// a field added here is checked the same way on every path.
+// (checkSizes, breaksLimits), the fast parser (plainKnownKeys) and the
+// text and shape a storage engine keeps (AppendTexts, AppendShape) all
+// read knownFields, so a field added here is checked, parsed and stored
+// the same way on every path; TestFieldTableMatchesRecord holds the table
+// to Record's JSON fields, which the test-data generator writes. walk.go
+// walks a record's values in the table's order; schema.go declares the
+// types.
+//
+// Adding a field: give Record (or the element type) the Go field with its
+// JSON name, and add its row here with the constructor of its Go type:
+// str, optStr (*string), num, optNum (*int), strs ([]string), or objs for
+// an array of objects, whose elements get a table of their own like
+// callSiteFields. Nothing else names a field.
 
-type fieldKind int
-
-const (
-	kindString fieldKind = iota
-	kindInt
-	kindStringList
-	kindCallSites
-)
-
-func (k fieldKind) String() string {
-	switch k {
-	case kindInt:
-		return "an integer"
-	case kindStringList:
-		return "an array of strings"
-	case kindCallSites:
-		return "an array of call-site objects (filePath, lineNumber, function, githubUrl)"
-	default:
-		return "a string"
-	}
+// knownFields are the fields errkb reads. Fields not listed here are kept
+// and served as they are.
+var knownFields = []field[Record]{
+	str("id", required, func(r *Record) *string { return &r.ID }),
+	str("repo", required|shared, func(r *Record) *string { return &r.Repo }),
+	str("slug", required, func(r *Record) *string { return &r.Slug }),
+	str("errorCode", required, func(r *Record) *string { return &r.ErrorCode }),
+	str("errorMessage", required, func(r *Record) *string { return &r.ErrorMessage }),
+	str("severity", required|shared, func(r *Record) *string { return &r.Severity }),
+	str("messagePattern", bulk, func(r *Record) *string { return &r.MessagePattern }),
+	str("errorType", shared, func(r *Record) *string { return &r.ErrorType }),
+	str("errorClass", 0, func(r *Record) *string { return &r.ErrorClass }),
+	optNum("httpStatus", 0, func(r *Record) **int { return &r.HTTPStatus }),
+	str("filePath", 0, func(r *Record) *string { return &r.FilePath }),
+	num("lineNumber", 0, func(r *Record) *int { return &r.LineNumber }),
+	str("sourceCode", code|bulk, func(r *Record) *string { return &r.SourceCode }),
+	num("sourceCodeStart", 0, func(r *Record) *int { return &r.SourceCodeStart }),
+	num("sourceCodeEnd", 0, func(r *Record) *int { return &r.SourceCodeEnd }),
+	str("githubUrl", bulk, func(r *Record) *string { return &r.GithubURL }),
+	str("documentation", markdown|bulk, func(r *Record) *string { return &r.Documentation }),
+	str("triggerScenarios", markdown|bulk, func(r *Record) *string { return &r.TriggerScenarios }),
+	str("commonSituations", markdown|bulk, func(r *Record) *string { return &r.CommonSituations }),
+	strs("solutions", markdown|bulk, func(r *Record) *[]string { return &r.Solutions }),
+	str("exampleFix", code|bulk, func(r *Record) *string { return &r.ExampleFix }),
+	str("handlingStrategy", bulk, func(r *Record) *string { return &r.HandlingStrategy }),
+	str("validationCode", code|bulk, func(r *Record) *string { return &r.ValidationCode }),
+	str("typeGuard", code|bulk, func(r *Record) *string { return &r.TypeGuard }),
+	str("tryCatchPattern", code|bulk, func(r *Record) *string { return &r.TryCatchPattern }),
+	strs("preventionTips", markdown|bulk, func(r *Record) *[]string { return &r.PreventionTips }),
+	strs("tags", tag|shared, func(r *Record) *[]string { return &r.Tags }),
+	str("backgroundTag", shared, func(r *Record) *string { return &r.BackgroundTag }),
+	str("analyzedSha", shared, func(r *Record) *string { return &r.AnalyzedSha }),
+	str("analyzedAt", 0, func(r *Record) *string { return &r.AnalyzedAt }),
+	optStr("contentChangedAt", 0, func(r *Record) **string { return &r.ContentChangedAt }),
+	num("schemaVersion", 0, func(r *Record) *int { return &r.SchemaVersion }),
+	optNum("numericCode", 0, func(r *Record) **int { return &r.NumericCode }),
+	objs("callSites", 0, "call-site", func(r *Record) *[]CallSite { return &r.CallSites }, callSiteFields),
+	strs("wraps", 0, func(r *Record) *[]string { return &r.Wraps }),
+	strs("wrappedBy", 0, func(r *Record) *[]string { return &r.WrappedBy }),
+	str("goPackage", shared, func(r *Record) *string { return &r.GoPackage }),
 }
 
-// textClass says which cap applies to a string field or to each entry of a
-// list field.
-type textClass int
-
-const (
-	classText textClass = iota
-	classMarkdown
-	classCode
-	classTag
-)
-
-// limit is the cap of one string of the class and the word problems use.
-func (c textClass) limit() (int, string) {
-	switch c {
-	case classMarkdown:
-		return MaxMarkdownBytes, "Markdown"
-	case classCode:
-		return MaxCodeBytes, "code"
-	case classTag:
-		return MaxTagBytes, "tag"
-	}
-	return MaxTextBytes, "text"
+// callSiteFields are the keys of one callSites entry. Their strings are
+// links and paths that only pages read.
+var callSiteFields = []field[CallSite]{
+	str("filePath", bulk, func(c *CallSite) *string { return &c.FilePath }),
+	num("lineNumber", 0, func(c *CallSite) *int { return &c.LineNumber }),
+	str("function", bulk, func(c *CallSite) *string { return &c.Function }),
+	str("githubUrl", bulk, func(c *CallSite) *string { return &c.GithubURL }),
 }
-
-type fieldSpec struct {
-	name     string
-	kind     fieldKind
-	required bool
-	class    textClass
-	// spill marks prose and code, whose long values are worth moving out
-	// of the heap.
-	spill bool
-	// str points at a string field's value (nil when a nullable one is
-	// absent); list returns a list field's entries.
-	str  func(r *Record) *string
-	list func(r *Record) []string
-}
-
-// knownFields are the fields errkb reads. Required ones identify and title
-// a record; the rest may be missing or null. Fields not listed here are
-// kept and served as they are.
-var knownFields = []fieldSpec{
-	{name: "id", kind: kindString, required: true, str: func(r *Record) *string { return &r.ID }},
-	{name: "repo", kind: kindString, required: true, str: func(r *Record) *string { return &r.Repo }},
-	{name: "slug", kind: kindString, required: true, str: func(r *Record) *string { return &r.Slug }},
-	{name: "errorCode", kind: kindString, required: true, str: func(r *Record) *string { return &r.ErrorCode }},
-	{name: "errorMessage", kind: kindString, required: true, str: func(r *Record) *string { return &r.ErrorMessage }},
-	{name: "severity", kind: kindString, required: true, str: func(r *Record) *string { return &r.Severity }},
-	{name: "messagePattern", kind: kindString, spill: true, str: func(r *Record) *string { return &r.MessagePattern }},
-	{name: "errorType", kind: kindString, str: func(r *Record) *string { return &r.ErrorType }},
-	{name: "errorClass", kind: kindString, str: func(r *Record) *string { return &r.ErrorClass }},
-	{name: "httpStatus", kind: kindInt},
-	{name: "filePath", kind: kindString, str: func(r *Record) *string { return &r.FilePath }},
-	{name: "lineNumber", kind: kindInt},
-	{name: "sourceCode", kind: kindString, class: classCode, spill: true, str: func(r *Record) *string { return &r.SourceCode }},
-	{name: "sourceCodeStart", kind: kindInt},
-	{name: "sourceCodeEnd", kind: kindInt},
-	{name: "githubUrl", kind: kindString, spill: true, str: func(r *Record) *string { return &r.GithubURL }},
-	{name: "documentation", kind: kindString, class: classMarkdown, spill: true, str: func(r *Record) *string { return &r.Documentation }},
-	{name: "triggerScenarios", kind: kindString, class: classMarkdown, spill: true, str: func(r *Record) *string { return &r.TriggerScenarios }},
-	{name: "commonSituations", kind: kindString, class: classMarkdown, spill: true, str: func(r *Record) *string { return &r.CommonSituations }},
-	{name: "solutions", kind: kindStringList, class: classMarkdown, spill: true, list: func(r *Record) []string { return r.Solutions }},
-	{name: "exampleFix", kind: kindString, class: classCode, spill: true, str: func(r *Record) *string { return &r.ExampleFix }},
-	{name: "handlingStrategy", kind: kindString, spill: true, str: func(r *Record) *string { return &r.HandlingStrategy }},
-	{name: "validationCode", kind: kindString, class: classCode, spill: true, str: func(r *Record) *string { return &r.ValidationCode }},
-	{name: "typeGuard", kind: kindString, class: classCode, spill: true, str: func(r *Record) *string { return &r.TypeGuard }},
-	{name: "tryCatchPattern", kind: kindString, class: classCode, spill: true, str: func(r *Record) *string { return &r.TryCatchPattern }},
-	{name: "preventionTips", kind: kindStringList, class: classMarkdown, spill: true, list: func(r *Record) []string { return r.PreventionTips }},
-	{name: "tags", kind: kindStringList, class: classTag, list: func(r *Record) []string { return r.Tags }},
-	{name: "backgroundTag", kind: kindString, str: func(r *Record) *string { return &r.BackgroundTag }},
-	{name: "analyzedSha", kind: kindString, str: func(r *Record) *string { return &r.AnalyzedSha }},
-	{name: "analyzedAt", kind: kindString, str: func(r *Record) *string { return &r.AnalyzedAt }},
-	{name: "contentChangedAt", kind: kindString, str: func(r *Record) *string { return r.ContentChangedAt }},
-	{name: "schemaVersion", kind: kindInt},
-	{name: "numericCode", kind: kindInt},
-	{name: "callSites", kind: kindCallSites},
-	{name: "wraps", kind: kindStringList, list: func(r *Record) []string { return r.Wraps }},
-	{name: "wrappedBy", kind: kindStringList, list: func(r *Record) []string { return r.WrappedBy }},
-	{name: "goPackage", kind: kindString, str: func(r *Record) *string { return &r.GoPackage }},
-}
-
-// callSiteFields are the keys of one callSites entry; each is text.
-var callSiteFields = []string{"filePath", "lineNumber", "function", "githubUrl"}
 
 // knownFieldIndex maps each known field name to its position in knownFields.
 var knownFieldIndex = func() map[string]int {
@@ -125,24 +80,27 @@ func isKnown(name string) bool {
 	return ok
 }
 
-// SpillableStrings are the record's fields that hold prose or code, in the
-// table's order: their long values are worth keeping outside the heap.
-func SpillableStrings(r *Record) []*string {
-	var ps []*string
-	for _, f := range knownFields {
-		if !f.spill {
-			continue
-		}
-		if f.str != nil {
-			if p := f.str(r); p != nil {
-				ps = append(ps, p)
+// KnownKeys lists every key errkb reads, each once: the record's fields in
+// the table's order, then those of the elements of its arrays of objects
+// that the record itself does not have. A storage engine that keeps the
+// raw JSON can hold these keys once instead of in every record.
+func KnownKeys() []string {
+	var keys []string
+	seen := map[string]bool{}
+	var add func(fs []fieldInfo)
+	add = func(fs []fieldInfo) {
+		for _, f := range fs {
+			if !seen[f.name] {
+				seen[f.name] = true
+				keys = append(keys, f.name)
 			}
-			continue
 		}
-		l := f.list(r)
-		for i := range l {
-			ps = append(ps, &l[i])
+		for _, f := range fs {
+			if f.kind == kindObjects {
+				add(f.elems.fields)
+			}
 		}
 	}
-	return ps
+	add(infos(knownFields))
+	return keys
 }

@@ -30,7 +30,7 @@ func fieldVariants() []variant {
 	var vs []variant
 	for _, name := range errkb.FieldNames() {
 		add := func(what string, v any) { vs = append(vs, variant{name: name + "/" + what, field: name, value: v}) }
-		for _, n := range []int{errkb.MaxTagBytes, errkb.MaxTextBytes, errkb.MaxMarkdownBytes, errkb.MaxCodeBytes} {
+		for _, n := range []int{errkb.MaxTagBytes, errkb.MaxTextFieldBytes, errkb.MaxMarkdownBytes, errkb.MaxCodeBytes} {
 			long := strings.Repeat("a", n+1)
 			add("string>"+itoa(n), long)
 			add("entry>"+itoa(n), []string{"ok", long})
@@ -90,8 +90,8 @@ func TestPathsAgreeOnEveryField(t *testing.T) {
 		}
 		for file, data := range map[string][]byte{"r.json": indented.Bytes(), "r.jsonl": append(entry, '\n')} {
 			fsys := fstest.MapFS{file: {Data: data}}
-			fast, fastErr := errkb.Load(errkb.Source{Name: "d", FS: fsys})
-			careful, carefulErr := errkb.LoadCareful(errkb.Source{Name: "d", FS: fsys})
+			fast, fastErr := errkb.Load(errkb.Folder{Name: "d", FS: fsys})
+			careful, carefulErr := errkb.LoadCareful(errkb.Folder{Name: "d", FS: fsys})
 			if !reflect.DeepEqual(fast.Records, careful.Records) || errString(fastErr) != errString(carefulErr) {
 				t.Errorf("%s in %s: the paths disagree\nfast:    %d records, %v\ncareful: %d records, %v",
 					v.name, file, fast.Len(), fastErr, careful.Len(), carefulErr)
@@ -122,8 +122,8 @@ func TestEveryFieldCapped(t *testing.T) {
 				continue
 			}
 			fsys := fstest.MapFS{"r.jsonl": {Data: v.entry(t)}}
-			for careful, load := range []func(...errkb.Source) (*errkb.Dataset, error){errkb.Load, errkb.LoadCareful} {
-				ds, err := load(errkb.Source{Name: "d", FS: fsys})
+			for careful, load := range []func(...errkb.Folder) (*errkb.Dataset, error){errkb.Load, errkb.LoadCareful} {
+				ds, err := load(errkb.Folder{Name: "d", FS: fsys})
 				if ds.Len() != 0 || !strings.Contains(errString(err), `field "`+name+`"`) {
 					t.Errorf("%s of %d bytes (careful only: %d): %d records loaded, problems %v", name, n, careful, ds.Len(), err)
 				}
@@ -148,8 +148,8 @@ func FuzzPathsAgree(f *testing.F) {
 	f.Add(bytes.Replace(entry, []byte(`"callSites":[{`), []byte(`"callSites":[{"link":"ms-msdt:x",`), 1))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fsys := fstest.MapFS{"f.json": {Data: data}, "f.jsonl": {Data: data}}
-		fast, fastErr := errkb.Load(errkb.Source{Name: "d", FS: fsys})
-		careful, carefulErr := errkb.LoadCareful(errkb.Source{Name: "d", FS: fsys})
+		fast, fastErr := errkb.Load(errkb.Folder{Name: "d", FS: fsys})
+		careful, carefulErr := errkb.LoadCareful(errkb.Folder{Name: "d", FS: fsys})
 		if !reflect.DeepEqual(fast.Records, careful.Records) || errString(fastErr) != errString(carefulErr) {
 			t.Fatalf("the paths disagree on %q\nfast:    %v\ncareful: %v", data, fastErr, carefulErr)
 		}

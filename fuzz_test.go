@@ -19,7 +19,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("{\"id\":\"\xff\"}\n\n{}\n[]\nnull\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		files := fstest.MapFS{"f.json": {Data: data}, "f.jsonl": {Data: data}}
-		ds, err := Load(Source{Name: "fuzz", FS: files})
+		ds, err := Load(Folder{Name: "fuzz", FS: files})
 		if err != nil {
 			probs, ok := err.(Problems)
 			if !ok {
@@ -44,11 +44,11 @@ func FuzzLoad(f *testing.F) {
 // accepts.
 func checkAccepted(t *testing.T, r *Record) {
 	t.Helper()
-	if !utf8.Valid(r.Raw) || !idRE.MatchString(r.ID) || !repoRE.MatchString(r.Repo) || !slugRE.MatchString(r.Slug) {
+	if !utf8.Valid(r.raw) || !idRE.MatchString(r.ID) || !repoRE.MatchString(r.Repo) || !slugRE.MatchString(r.Slug) {
 		t.Fatalf("accepted a record with a bad identity or bytes: %q %q %q", r.ID, r.Repo, r.Slug)
 	}
-	if len(r.Raw) > MaxRecordBytes {
-		t.Fatalf("accepted a record of %d bytes", len(r.Raw))
+	if len(r.raw) > MaxRecordBytes {
+		t.Fatalf("accepted a record of %d bytes", len(r.raw))
 	}
 	for _, md := range append([]string{r.Documentation, r.TriggerScenarios, r.CommonSituations}, append(r.Solutions, r.PreventionTips...)...) {
 		if len(md) > MaxMarkdownBytes {
@@ -64,7 +64,7 @@ func checkAccepted(t *testing.T, r *Record) {
 	if r.GithubURL != "" && !strings.HasPrefix(r.GithubURL, "https://github.com/") {
 		t.Fatalf("accepted githubUrl %q", r.GithubURL)
 	}
-	if jsonDepth(r.Raw) > MaxJSONDepth+1 {
-		t.Fatalf("accepted a record nested %d deep", jsonDepth(r.Raw))
+	if jsonDepth(r.raw) > MaxJSONDepth+1 {
+		t.Fatalf("accepted a record nested %d deep", jsonDepth(r.raw))
 	}
 }

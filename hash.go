@@ -19,20 +19,22 @@ import (
 // It is computed once, on first use, on every CPU.
 func (ds *Dataset) Hash() string {
 	ds.hashOnce.Do(func() {
-		if ds.storage.Hash != "" {
-			ds.hash = ds.storage.Hash
-			return
+		if ds.storage != nil {
+			ds.hash = ds.storage.SavedHash()
 		}
-		ds.hash = hashRecords(ds.Records, ds.storage.Digests)
+		if ds.hash == "" {
+			ds.hash = hashRecords(ds.Records, ds.digests)
+		}
+		ds.digests = nil // taken only for this
 	})
 	return ds.hash
 }
 
-// RecordDigest hashes what the dataset hash covers of one record. A
-// storage engine computes it while the record's bytes are still on the
-// heap (see Storage.Digests), so hashing the dataset later does not read
-// spilled pages back in.
-func RecordDigest(r *Record) [sha256.Size]byte {
+// recordDigest hashes what the dataset hash covers of one record. Loading
+// for a storage engine takes it before the engine moves the record's
+// bytes (see Options.Parsed), so hashing the dataset later does not read
+// them back in.
+func recordDigest(r *Record) [sha256.Size]byte {
 	h := sha256.New()
 	writeField(h, []byte(r.DatasetVersion))
 	writeField(h, r.RawJSON())
@@ -52,7 +54,7 @@ func hashRecords(records []*Record, digests map[*Record][sha256.Size]byte) strin
 		for _, r := range records[c*chunk : min((c+1)*chunk, len(records))] {
 			d, ok := digests[r]
 			if !ok {
-				d = RecordDigest(r)
+				d = recordDigest(r)
 			}
 			_, _ = h.Write(d[:])
 		}

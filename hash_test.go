@@ -14,7 +14,7 @@ func TestDatasetHash(t *testing.T) {
 	}
 	load := func(files map[string]string) *errkb.Dataset {
 		t.Helper()
-		return errkbtest.Load(t, errkb.Source{Name: "t", FS: errkbtest.Files(files)})
+		return errkbtest.Load(t, errkb.Folder{Name: "t", FS: errkbtest.Files(files)})
 	}
 	base := load(map[string]string{"a.jsonl": rec("1", "one") + "\n" + rec("2", "two") + "\n"})
 	tests := []struct {

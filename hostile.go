@@ -49,7 +49,8 @@ func checkSizes(name string, v any, add func(field, msg string)) {
 	if !ok {
 		return
 	}
-	limit, what := knownFields[i].class.limit()
+	f := &knownFields[i].fieldInfo
+	limit, what := f.class().limit()
 	switch v := v.(type) {
 	case string:
 		if len(v) > limit {
@@ -65,15 +66,25 @@ func checkSizes(name string, v any, add func(field, msg string)) {
 				if len(e) > limit {
 					add(fmt.Sprintf("%s[%d]", name, i), fmt.Sprintf("%s of %d bytes; at most %d", what, len(e), limit))
 				}
-			case map[string]any: // a call site: every value is short text
+			case map[string]any: // an element of an array of objects
 				for _, k := range slices.Sorted(maps.Keys(e)) {
-					if s, ok := e[k].(string); ok && len(s) > MaxTextBytes {
-						add(fmt.Sprintf("%s[%d].%s", name, i, k), fmt.Sprintf("text of %d bytes; at most %d", len(s), MaxTextBytes))
+					limit, what := elementClass(f, k).limit()
+					if s, ok := e[k].(string); ok && len(s) > limit {
+						add(fmt.Sprintf("%s[%d].%s", name, i, k), fmt.Sprintf("%s of %d bytes; at most %d", what, len(s), limit))
 					}
 				}
 			}
 		}
 	}
+}
+
+// elementClass is the class of the key k of an element of f, an array of
+// objects: its field's, or text for a key the table does not list.
+func elementClass(f *fieldInfo, k string) textClass {
+	if e, ok := f.elems.field(k); ok {
+		return e.class()
+	}
+	return classText
 }
 
 // jsonDepth is the deepest nesting of arrays and objects in a valid JSON
@@ -132,5 +143,5 @@ func checkURLs(path, key string, v any, add func(field, msg string)) {
 
 func isMarkdown(name string) bool {
 	i, ok := knownFieldIndex[name]
-	return ok && knownFields[i].class == classMarkdown
+	return ok && knownFields[i].class() == classMarkdown
 }

@@ -33,8 +33,8 @@ func TestRecordKeysRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fsys := fstest.MapFS{"r.json": {Data: []byte(tc.entry)}}
-			for path, load := range map[string]func(...errkb.Source) (*errkb.Dataset, error){"fast": errkb.Load, "careful": errkb.LoadCareful} {
-				ds, err := load(errkb.Source{Name: "d", FS: fsys})
+			for path, load := range map[string]func(...errkb.Folder) (*errkb.Dataset, error){"fast": errkb.Load, "careful": errkb.LoadCareful} {
+				ds, err := load(errkb.Folder{Name: "d", FS: fsys})
 				if ds.Len() != 0 || err == nil || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("%s path: %d records, problems %v; want %q", path, ds.Len(), err, tc.want)
 				}
@@ -55,7 +55,7 @@ func TestLineOverflow(t *testing.T) {
 		{-1 << 63, 4, `field "sourceCodeStart": must not be negative, got -9223372036854775808`},
 	} {
 		rec := errkbtest.Record(func(r *errkb.Record) { r.SourceCodeStart, r.SourceCodeEnd, r.LineNumber = tc.start, tc.end, 0 })
-		_, probs := errkbtest.Problems(t, errkbtest.Source(rec))
+		_, probs := errkbtest.Problems(t, errkbtest.Folder(rec))
 		if len(probs) != 1 || !strings.Contains(probs[0].String(), tc.want) {
 			t.Errorf("lines %d-%d: problems %v; want one: %s", tc.start, tc.end, probs, tc.want)
 		}
@@ -66,7 +66,7 @@ func TestLineOverflow(t *testing.T) {
 // Go errors mean nothing to a dataset's author.
 func TestFileProblemsInPlainWords(t *testing.T) {
 	bom := fstest.MapFS{"r.json": {Data: append([]byte("\xEF\xBB\xBF"), errkbtest.JSON(errkbtest.Record())...)}}
-	_, probs := errkbtest.Problems(t, errkb.Source{Name: "d", FS: bom})
+	_, probs := errkbtest.Problems(t, errkb.Folder{Name: "d", FS: bom})
 	if len(probs) != 1 || probs[0].String() != "d/r.json:1: starts with a byte-order mark (U+FEFF); JSON files must be saved as UTF-8 without one" {
 		t.Errorf("byte-order mark: %v", probs)
 	}
@@ -86,7 +86,7 @@ func TestFileProblemsInPlainWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	_, probs = errkbtest.Problems(t, errkb.Source{Name: "d", FS: root.FS()})
+	_, probs = errkbtest.Problems(t, errkb.Folder{Name: "d", FS: root.FS()})
 	if len(probs) != 1 || probs[0].String() != "d/r.json: is a symbolic link to a file outside the dataset folder; copy the file into the folder instead" {
 		t.Errorf("escaping symlink: %v", probs)
 	}
@@ -98,11 +98,11 @@ func TestDatasetSizeCap(t *testing.T) {
 	entry := string(errkbtest.JSON(errkbtest.Record()))
 	errkb.CapDataset(t, int64(2*len(entry)))
 	fits := errkbtest.Files(map[string]string{"a.json": entry})
-	if _, err := errkb.Load(errkb.Source{Name: "d", FS: fits}); err != nil {
+	if _, err := errkb.Load(errkb.Folder{Name: "d", FS: fits}); err != nil {
 		t.Fatalf("a dataset under the cap: %v", err)
 	}
 	over := errkbtest.Files(map[string]string{"a.json": entry, "b/c.jsonl": entry + "\n" + entry})
-	ds, err := errkb.Load(errkb.Source{Name: "d", FS: over})
+	ds, err := errkb.Load(errkb.Folder{Name: "d", FS: over})
 	if ds.Len() != 0 || err == nil || !strings.Contains(err.Error(), "d: the dataset's files hold more than") {
 		t.Errorf("a dataset over the cap: %d records, %v", ds.Len(), err)
 	}
@@ -114,7 +114,7 @@ func TestURLFieldsCheckedWhateverTheirName(t *testing.T) {
 	for _, key := range []string{"link", "links", "url", "urls", "href", "hrefs", "uri", "docsLink", "homepageUrls", "src"} {
 		for _, value := range []any{"ms-msdt:/id", []string{"https://example.com", "ms-msdt:/id"}} {
 			fields := errkbtest.Fields(func(f map[string]any) { f[key] = value })
-			_, probs := errkbtest.Problems(t, errkb.Source{Name: "d", FS: errkbtest.Files(map[string]string{"r.json": string(errkbtest.JSON(fields))})})
+			_, probs := errkbtest.Problems(t, errkb.Folder{Name: "d", FS: errkbtest.Files(map[string]string{"r.json": string(errkbtest.JSON(fields))})})
 			if len(probs) != 1 || !strings.HasPrefix(probs[0].Field, key) || !strings.Contains(probs[0].Message, "http, https or mailto") {
 				t.Errorf("%s = %v: problems %v", key, value, probs)
 			}

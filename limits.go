@@ -4,13 +4,20 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"strings"
 )
 
-// Limits on what a dataset may hold. A dataset may come from anyone, so
-// every size the loader, the index or the renderer pays for is capped, and
-// a record over a cap is reported, not trimmed.
+// Limits on what a dataset may hold, each named here and enforced in this
+// file (the text caps through the field table's classes: fields.go). A
+// dataset may come from anyone, so every size the loader, the index or the
+// renderer pays for is capped, and a record over a cap is reported, not
+// trimmed.
 const (
+	// MaxDatasetBytes caps the files of all folders of one Load
+	// together: a dataset is held in memory (or, spilled, in the page
+	// cache) whole, and 100,000 records take about 450 MB.
+	MaxDatasetBytes = 4 << 30
+	// MaxFileBytes caps one dataset file and one JSONL line.
+	MaxFileBytes = 64 << 20
 	// MaxRecordBytes caps one record's JSON.
 	MaxRecordBytes = 1 << 20
 	// MaxJSONDepth caps the nesting of any field's value. Known fields need
@@ -23,13 +30,28 @@ const (
 	MaxMarkdownBytes = 16 << 10
 	// MaxCodeBytes caps one code field.
 	MaxCodeBytes = 64 << 10
-	// MaxTextBytes caps every other known string field.
-	MaxTextBytes = 4 << 10
-	// MaxListEntries caps solutions, preventionTips and tags.
+	// MaxTextFieldBytes caps every other known string field, and each
+	// string of an element of an array of objects (a call site's path).
+	MaxTextFieldBytes = 4 << 10
+	// MaxListEntries caps every list and array of objects: solutions,
+	// preventionTips, tags, callSites...
 	MaxListEntries = 100
 	// MaxTagBytes caps one tag.
 	MaxTagBytes = 100
 )
+
+// maxDatasetBytes is MaxDatasetBytes, lowered by tests.
+var maxDatasetBytes int64 = MaxDatasetBytes
+
+// checkDatasetSize reports the folders read so far, up to the one named
+// folder, when their files hold more than MaxDatasetBytes together.
+func checkDatasetSize(folder string, total int64) Problems {
+	if total <= maxDatasetBytes {
+		return nil
+	}
+	return Problems{{Location: Location{File: folder},
+		Message: fmt.Sprintf("the dataset's files hold more than %d bytes (%d MiB); a dataset may hold at most %d MiB, so split it or raise the cap", total, total>>20, maxDatasetBytes>>20)}}
+}
 
 // readCapped reads one dataset file, refusing anything but a regular file
 // of at most MaxFileBytes: a FIFO or device would block or never end, and a
@@ -66,43 +88,4 @@ func tooLarge(raw []byte, loc Location) Problems {
 		return nil
 	}
 	return Problems{{Location: loc, Message: fmt.Sprintf("record is %d bytes; at most %d", len(raw), MaxRecordBytes)}}
-}
-
-// breaksLimits reports whether a record decoded on the fast path may break
-// a cap or hold a link checkHostile refuses. It only has to be cheap and
-// never miss: the careful path then finds and names the problem.
-func breaksLimits(r *Record) bool {
-	for _, f := range knownFields {
-		limit, _ := f.class.limit()
-		var texts []string
-		switch {
-		case f.str != nil:
-			if p := f.str(r); p != nil {
-				texts = []string{*p}
-			}
-		case f.list != nil:
-			texts = f.list(r)
-			if len(texts) > MaxListEntries {
-				return true
-			}
-		}
-		for _, t := range texts {
-			if len(t) > limit {
-				return true
-			}
-			// A scheme needs a colon, written as is or as an entity.
-			if f.class == classMarkdown && strings.ContainsAny(t, ":&") && dangerousLink(t) != "" {
-				return true
-			}
-		}
-	}
-	if len(r.CallSites) > MaxListEntries {
-		return true
-	}
-	for _, cs := range r.CallSites {
-		if len(cs.FilePath) > MaxTextBytes || len(cs.Function) > MaxTextBytes || len(cs.GithubURL) > MaxTextBytes {
-			return true
-		}
-	}
-	return false
 }

@@ -36,7 +36,7 @@ func TestHostileDataset(t *testing.T) {
 		{"bigmd.json", fictional("bigmd", `,"documentation":"`+strings.Repeat("[a](b", 4000)+`"`), "documentation", "Markdown of 20000 bytes"},
 		{"bigtip.json", fictional("bigtip", `,"preventionTips":["`+strings.Repeat("x", MaxMarkdownBytes+1)+`"]`), "preventionTips[0]", "Markdown of"},
 		{"bigcode.json", fictional("bigcode", `,"exampleFix":"`+strings.Repeat("x", MaxCodeBytes+1)+`"`), "exampleFix", "code of"},
-		{"bigmsg.json", fictional("bigmsg", `,"messagePattern":"`+strings.Repeat("x", MaxTextBytes+1)+`"`), "messagePattern", "text of"},
+		{"bigmsg.json", fictional("bigmsg", `,"messagePattern":"`+strings.Repeat("x", MaxTextFieldBytes+1)+`"`), "messagePattern", "text of"},
 		{"manytags.json", fictional("manytags", `,"tags":[`+strings.Repeat(`"t",`, MaxListEntries)+`"t"]`), "tags", "101 entries"},
 		{"bigrecord.json", fictional("bigrecord", `,"blob":"`+strings.Repeat("x", MaxRecordBytes)+`"`), "", "record is"},
 		{"zdup.json", fictional("good", ""), "id", "duplicates the id of the record at hostile/good.json"},
@@ -45,7 +45,7 @@ func TestHostileDataset(t *testing.T) {
 	for _, tt := range tests {
 		files[tt.file] = &fstest.MapFile{Data: []byte(tt.content)}
 	}
-	ds, err := Load(Source{Name: "hostile", FS: files})
+	ds, err := Load(Folder{Name: "hostile", FS: files})
 	var probs Problems
 	if !errors.As(err, &probs) {
 		t.Fatalf("Load: %v, want Problems", err)

@@ -56,7 +56,7 @@ func BenchmarkLoad(b *testing.B) {
 			dir := generated(b, n)
 			b.ResetTimer()
 			for b.Loop() {
-				ds, err := errkb.Load(errkb.Source{Name: "bench", FS: os.DirFS(dir)})
+				ds, err := errkb.Load(errkb.Folder{Name: "bench", FS: os.DirFS(dir)})
 				if err != nil || ds.Len() != n {
 					b.Fatalf("loaded %d records: %v", ds.Len(), err)
 				}
@@ -74,7 +74,7 @@ func BenchmarkHash(b *testing.B) {
 			if n >= 100000 && testing.Short() {
 				b.Skip("100k records skipped with -short")
 			}
-			ds, err := errkb.Load(errkb.Source{Name: "bench", FS: os.DirFS(generated(b, n))})
+			ds, err := errkb.Load(errkb.Folder{Name: "bench", FS: os.DirFS(generated(b, n))})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -13,7 +13,7 @@ import (
 // load loads files as the dataset "ds".
 func load(t *testing.T, files map[string]string) (*errkb.Dataset, errkb.Problems) {
 	t.Helper()
-	return errkbtest.Problems(t, errkb.Source{Name: "ds", FS: errkbtest.Files(files)})
+	return errkbtest.Problems(t, errkb.Folder{Name: "ds", FS: errkbtest.Files(files)})
 }
 
 func envelope(rec map[string]any) string { return string(errkbtest.JSON(rec)) }
@@ -157,7 +157,7 @@ func TestUnknownFieldsKept(t *testing.T) {
 		t.Fatal(probs)
 	}
 	var got map[string]any
-	if err := json.Unmarshal(ds.Records[0].Raw, &got); err != nil {
+	if err := json.Unmarshal(ds.Records[0].RawJSON(), &got); err != nil {
 		t.Fatal(err)
 	}
 	if mustJSON(t, got) != mustJSON(t, rec) {

@@ -15,15 +15,15 @@ const ProvenanceFile = "_source.json"
 // isProvenanceFile tells the provenance files apart from record files.
 func isProvenanceFile(p string) bool { return path.Base(p) == ProvenanceFile }
 
-// readProvenance parses the provenance files of src. The result is keyed
-// by the folder holding each file, prefixed with the source's name like
-// Location.File, so records can be matched to the folder they came from.
-func readProvenance(src Source, files []string) (map[string]Provenance, Problems) {
+// readProvenance parses the provenance files of f. The result is keyed by
+// the folder holding each file, prefixed with f's name like Location.File,
+// so records can be matched to the folder they came from.
+func readProvenance(f Folder, files []string) (map[string]Provenance, Problems) {
 	byDir := make(map[string]Provenance)
 	var probs Problems
 	for _, p := range files {
-		name := path.Join(src.Name, p)
-		data, err := readCapped(src.FS, p)
+		name := path.Join(f.Name, p)
+		data, err := readCapped(f.FS, p)
 		if err != nil {
 			probs = append(probs, Problem{Location: Location{File: name}, Message: err.Error()})
 			continue
@@ -53,7 +53,7 @@ func preferCurated(records []*Record, extractedDirs map[string]Provenance) []*Re
 		return records
 	}
 	extracted := func(r *Record) bool {
-		_, ok := extractedDirs[path.Dir(r.Source.File)]
+		_, ok := extractedDirs[path.Dir(r.Location.File)]
 		return ok
 	}
 	curated := make(map[string]bool)
@@ -99,15 +99,15 @@ func splitProvenance(files []string) (records, provenance []string) {
 	return records, provenance
 }
 
-// ReadProvenance reads only the provenance files of the sources, keyed by
-// repo as Dataset.Provenance, for a dataset restored from a snapshot, which
-// keeps records alone.
-func ReadProvenance(sources ...Source) map[string]Provenance {
+// ReadProvenance reads only the provenance files of the folders, keyed by
+// repo as Dataset.Provenance, for a dataset set back from a snapshot,
+// which keeps records alone.
+func ReadProvenance(folders ...Folder) map[string]Provenance {
 	all := make(map[string]Provenance)
-	for _, src := range sources {
-		files, _, _ := datasetFiles(src)
+	for _, f := range folders {
+		files, _, _ := f.datasetFiles()
 		_, provFiles := splitProvenance(files)
-		prov, _ := readProvenance(src, provFiles)
+		prov, _ := readProvenance(f, provFiles)
 		maps.Copy(all, prov)
 	}
 	return provenanceByRepo(all)

@@ -27,7 +27,7 @@ func TestProvenanceAndCuratedRecordsWin(t *testing.T) {
 		"acme-labs/widget/gear-jammed.json": {Data: []byte(provRecord("c1", "gear-jammed", "GEAR_JAMMED", "the gear is jammed"))},
 		"acme-labs/widget/sealed.json":      {Data: []byte(provRecord("c2", "sealed", "SEALED", "the widget is sealed"))},
 	}
-	ds, err := Load(Source{Name: "ds", FS: fsys})
+	ds, err := Load(Folder{Name: "ds", FS: fsys})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -49,7 +49,7 @@ func TestBadProvenanceIsAProblem(t *testing.T) {
 		"p/_source.json": {Data: []byte(`{"repo": 7}`)},
 		"q/_source.json": {Data: []byte(`{"repo": "no-slash"}`)},
 	}
-	_, err := Load(Source{Name: "ds", FS: fsys})
+	_, err := Load(Folder{Name: "ds", FS: fsys})
 	var probs Problems
 	if !errors.As(err, &probs) || len(probs) != 2 {
 		t.Fatalf("Load = %v, want two problems", err)
@@ -74,7 +74,7 @@ func TestEmbeddedProvenance(t *testing.T) {
 		}
 	}
 	seed, ok := ds.ByID("dabd815d1877efcd")
-	if !ok || seed.Source.File != "dataset/nats-io/nats-server/js-consumer-offline.json" {
+	if !ok || seed.Location.File != "dataset/nats-io/nats-server/js-consumer-offline.json" {
 		t.Fatalf("the curated seed is not the record served for JS_CONSUMER_OFFLINE: %+v", seed)
 	}
 	if r, _ := ds.ByPath("nats-io/nats-server", "js-consumer-offline"); r != seed {

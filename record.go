@@ -1,22 +1,14 @@
-// Package errkb owns the domain of the error knowledge base: the Record
-// model and its one field table, loading records from a dataset folder,
-// validating them, the one link policy, and the dataset embedded in the
-// binary. Where records' bytes live is not its business: internal/store
-// moves them out of the heap and saves snapshots. It depends on the
-// standard library (and internal/parallel) only, so every other package
-// can build on it.
 package errkb
 
 import (
-	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
 )
 
 // Record is one documented error of one project. The typed fields are the
-// ones errkb reads to index and render; Raw keeps the record exactly as it
-// was given, so fields this version does not know are served without loss.
+// ones errkb reads to index and render (fields.go lists them); RawJSON
+// returns the record exactly as it was given.
 type Record struct {
 	ID               string     `json:"id"`
 	Repo             string     `json:"repo"`
@@ -56,14 +48,43 @@ type Record struct {
 	WrappedBy        []string   `json:"wrappedBy"`   // ids of records that wrap this one
 	GoPackage        string     `json:"goPackage"`   // import path of the package that defines the error
 
-	// Raw is the record object as it appeared in its file, unless a
-	// storage engine cut holes out of it: read it through RawJSON.
-	Raw   json.RawMessage `json:"-"`
-	holes []byte
 	// DatasetVersion comes from the envelope; empty for a bare record.
 	DatasetVersion string `json:"-"`
-	// Source names the file and line the record was read from.
-	Source Location `json:"-"`
+	// Location names the file and line the record was read from.
+	Location Location `json:"-"`
+
+	// raw is the record object as it appeared in its file, or, once a
+	// storage engine holds it (held is set), what the engine kept of it:
+	// read it through RawJSON.
+	raw  []byte
+	held RawHolder
+}
+
+// RawJSON is the record object exactly as it appeared in its file, so the
+// API serves fields this version does not know without loss.
+func (r *Record) RawJSON() []byte {
+	if r.held == nil {
+		return r.raw
+	}
+	return r.held.RawJSON(r, r.raw)
+}
+
+// A RawHolder keeps records' raw JSON in a form of its own: internal/store
+// keeps it without the text the record's fields hold decoded, which would
+// otherwise be held twice, and without the known keys every record
+// repeats. It is the one hook a storage engine has into a record.
+type RawHolder interface {
+	// RawJSON returns the record object of r exactly as it appeared in
+	// its file, made of kept, the bytes HoldRaw was given, and r's
+	// fields. It must not change r.
+	RawJSON(r *Record, kept []byte) []byte
+}
+
+// HoldRaw hands r's raw JSON to h, which keeps kept in its place and
+// makes the record object's bytes of it when they are read; with h nil,
+// kept is the raw JSON itself. Call it while r is not yet shared.
+func (r *Record) HoldRaw(kept []byte, h RawHolder) {
+	r.raw, r.held = kept, h
 }
 
 // CallSite is one place in the source where an error is raised.

@@ -14,24 +14,26 @@ import (
 func checkFields(fields map[string]json.RawMessage, loc Location) Problems {
 	var probs Problems
 	id := stringField(fields, "id")
-	for _, f := range knownFields {
+	for i := range knownFields {
+		f := &knownFields[i]
 		v, ok := fields[f.name]
 		if !ok || isNull(v) {
-			if f.required {
+			if f.has(required) {
 				probs = append(probs, Problem{Location: loc, Record: id, Field: f.name, Message: "is required"})
 			}
 			continue
 		}
-		if !hasKind(v, f.kind) {
+		if !f.decodes(v) {
 			probs = append(probs, Problem{Location: loc, Record: id, Field: f.name,
-				Message: "must be " + f.kind.String() + ", got " + jsonKind(v)})
+				Message: "must be " + f.kindName() + ", got " + jsonKind(v)})
 		}
 	}
 	return probs
 }
 
-func hasKind(v json.RawMessage, k fieldKind) bool {
-	switch k {
+// decodes reports whether v, not null, has the field's JSON type.
+func (f *field[T]) decodes(v json.RawMessage) bool {
+	switch f.kind {
 	case kindString:
 		var s string
 		return json.Unmarshal(v, &s) == nil
@@ -40,10 +42,9 @@ func hasKind(v json.RawMessage, k fieldKind) bool {
 		return json.Unmarshal(v, &n) == nil
 	case kindStringList:
 		var l []string
-		return bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) && json.Unmarshal(v, &l) == nil
-	case kindCallSites:
-		var l []CallSite
-		return bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) && json.Unmarshal(v, &l) == nil
+		return isArray(v) && json.Unmarshal(v, &l) == nil
+	case kindObjects:
+		return f.objects.decodes(v)
 	}
 	return false
 }
@@ -59,9 +60,9 @@ var (
 func checkRecord(r *Record) Problems {
 	var probs Problems
 	add := func(field, msg string) {
-		probs = append(probs, Problem{Location: r.Source, Record: r.ID, Field: field, Message: msg})
+		probs = append(probs, Problem{Location: r.Location, Record: r.ID, Field: field, Message: msg})
 	}
-	if !utf8.Valid(r.Raw) {
+	if !utf8.Valid(r.raw) {
 		add("", "holds invalid UTF-8")
 	}
 	if !idRE.MatchString(r.ID) {
@@ -124,7 +125,7 @@ func checkGithubURL(s string) string {
 func checkLines(r *Record) Problems {
 	var probs Problems
 	add := func(field, msg string) {
-		probs = append(probs, Problem{Location: r.Source, Record: r.ID, Field: field, Message: msg})
+		probs = append(probs, Problem{Location: r.Location, Record: r.ID, Field: field, Message: msg})
 	}
 	for _, f := range []struct {
 		name string
@@ -166,14 +167,14 @@ func dropDuplicates(records []*Record) ([]*Record, Problems) {
 	kept := records[:0]
 	for _, r := range records {
 		if first, ok := byID[r.ID]; ok {
-			probs = append(probs, Problem{Location: r.Source, Record: r.ID, Field: "id",
-				Message: "duplicates the id of the record at " + first.Source.String()})
+			probs = append(probs, Problem{Location: r.Location, Record: r.ID, Field: "id",
+				Message: "duplicates the id of the record at " + first.Location.String()})
 			continue
 		}
 		key := pathKey(r.Repo, r.Slug)
 		if first, ok := byPath[key]; ok {
-			probs = append(probs, Problem{Location: r.Source, Record: r.ID, Field: "slug",
-				Message: "repo+slug " + quote(r.Path()) + " duplicates the record at " + first.Source.String()})
+			probs = append(probs, Problem{Location: r.Location, Record: r.ID, Field: "slug",
+				Message: "repo+slug " + quote(r.Path()) + " duplicates the record at " + first.Location.String()})
 			continue
 		}
 		byID[r.ID] = r
@@ -184,3 +185,35 @@ func dropDuplicates(records []*Record) ([]*Record, Problems) {
 }
 
 func pathKey(repo, slug string) string { return strings.ToLower(repo) + "/" + slug }
+
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
+
+// jsonKind names the JSON type of v for error messages.
+func jsonKind(v json.RawMessage) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch v[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+func stringField(fields map[string]json.RawMessage, name string) string {
+	var s string
+	if v, ok := fields[name]; ok {
+		_ = json.Unmarshal(v, &s)
+	}
+	return s
+}

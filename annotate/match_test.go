@@ -19,7 +19,7 @@ import (
 // nats-io/nats-server error of the embedded dataset.
 func seedIndex(t *testing.T) (*errkb.Dataset, *index.Index) {
 	t.Helper()
-	ds := errkbtest.Load(t, errkbtest.SeedSource())
+	ds := errkbtest.Load(t, errkbtest.SeedFolder())
 	return ds, indextest.Build(t, ds)
 }
 

@@ -23,7 +23,7 @@ import (
 // fictional acme-labs fixture.
 func server(t *testing.T, baseURL string) (*web.Server, *errkb.Dataset) {
 	t.Helper()
-	ds := errkbtest.Load(t, errkbtest.SeedSource(), errkb.Source{Name: "basic", FS: os.DirFS("../testdata/basic")})
+	ds := errkbtest.Load(t, errkbtest.SeedFolder(), errkb.Folder{Name: "basic", FS: os.DirFS("../testdata/basic")})
 	srv := web.New(ds, web.Config{BaseURL: baseURL})
 	srv.SetSearcher(indextest.Build(t, ds))
 	return srv, ds

@@ -140,7 +140,7 @@ func TestGolden(t *testing.T) {
 		}
 	}
 	// What it wrote is a valid dataset.
-	ds, err := errkb.Load(errkb.Source{Name: "out", FS: os.DirFS(out)})
+	ds, err := errkb.Load(errkb.Folder{Name: "out", FS: os.DirFS(out)})
 	if err != nil {
 		t.Fatalf("errkb validate would fail: %v", err)
 	}
@@ -277,7 +277,7 @@ func keysOf(res *extract.Result, key func(*extract.Error) string) []string {
 func TestWrapsLinkBothWays(t *testing.T) {
 	out := t.TempDir()
 	extractTo(t, fixture(t), out)
-	ds, err := errkb.Load(errkb.Source{Name: "out", FS: os.DirFS(out)})
+	ds, err := errkb.Load(errkb.Folder{Name: "out", FS: os.DirFS(out)})
 	if err != nil {
 		t.Fatal(err)
 	}

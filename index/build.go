@@ -76,7 +76,7 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *ble
 				for _, i := range order[lo:hi] {
 					r := recs[i]
 					if err := b.Index(r.ID, document(r)); err != nil {
-						fail(fmt.Errorf("index record %s (%s): %w", r.ID, r.Source, err))
+						fail(fmt.Errorf("index record %s (%s): %w", r.ID, r.Location, err))
 						return
 					}
 					parts[i] = tables.NewPart(r, wrapped, dict)

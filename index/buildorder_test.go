@@ -12,15 +12,15 @@ import (
 )
 
 // TestBuildFollowsReadOrder checks that the order a storage engine gives
-// for reading the records (errkb.Storage.Order: the order of their bytes
-// in its file) changes nothing the index answers: the lookup tables are
+// for reading the records (errkb.Storage.ReadOrder: the order of their
+// bytes in its file) changes nothing the index answers: the lookup tables are
 // the same bytes, and searches return the same records with the same
 // scores and totals.
 func TestBuildFollowsReadOrder(t *testing.T) {
 	ctx := context.Background()
 	quiet := slog.New(slog.DiscardHandler)
 	load := func() *errkb.Dataset {
-		ds, err := errkb.Load(errkb.Source{Name: "gen", FS: kbgen.FS(1200, 7)})
+		ds, err := errkb.Load(errkb.Folder{Name: "gen", FS: kbgen.FS(1200, 7)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +30,7 @@ func TestBuildFollowsReadOrder(t *testing.T) {
 	reversed := load()
 	order := reversed.ReadOrder()
 	slices.Reverse(order)
-	reversed.SetStorage(errkb.Storage{Order: func() []int { return order }})
+	reversed.SetStorage(readOrder(order))
 	if got := reversed.ReadOrder(); got[0] != reversed.Len()-1 {
 		t.Fatalf("ReadOrder starts at %d, want the storage's order", got[0])
 	}
@@ -70,3 +70,10 @@ func TestBuildFollowsReadOrder(t *testing.T) {
 		}
 	}
 }
+
+// readOrder is a storage engine that only gives an order to read in.
+type readOrder []int
+
+func (readOrder) ReleasePages()      {}
+func (o readOrder) ReadOrder() []int { return o }
+func (readOrder) SavedHash() string  { return "" }

@@ -15,7 +15,7 @@ import (
 // (long and short texts, stop words, typos, evidence records) with and
 // without filters, on the on-disk index a server opens.
 func TestCountBitmapsAsBleve(t *testing.T) {
-	ds := errkbtest.Load(t, errkb.Source{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
+	ds := errkbtest.Load(t, errkb.Folder{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
 	ix, err := Open(context.Background(), ds, t.TempDir(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

@@ -35,7 +35,7 @@ func TestExplain(t *testing.T) {
 	if *explainSuite != "" {
 		fsys = provenanceHidden{os.DirFS(*explainSuite + "/dataset")}
 	}
-	ds, err := errkb.Load(errkb.Source{Name: "relevance", FS: fsys})
+	ds, err := errkb.Load(errkb.Folder{Name: "relevance", FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}

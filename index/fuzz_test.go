@@ -29,7 +29,7 @@ var (
 // records, built once per process.
 func fixtureIndex(t testing.TB) *Index {
 	fixtureOnce.Do(func() {
-		ds, err := errkb.Load(errkb.Embedded(), errkb.Source{Name: "fixture", FS: fstest.MapFS{"f.jsonl": {Data: []byte(fixtureRecords)}}})
+		ds, err := errkb.Load(errkb.Embedded(), errkb.Folder{Name: "fixture", FS: fstest.MapFS{"f.jsonl": {Data: []byte(fixtureRecords)}}})
 		if err != nil {
 			fixtureErr = err
 			return

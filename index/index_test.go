@@ -13,12 +13,12 @@ import (
 // testIndex builds a real index of the seed record and testdata/basic:
 // fictional acme-labs/widgetd records, two of which share a code.
 func testIndex(t testing.TB) *Index {
-	return buildIndex(t, errkbtest.SeedSource(), errkb.Source{Name: "basic", FS: os.DirFS("../testdata/basic")})
+	return buildIndex(t, errkbtest.SeedFolder(), errkb.Folder{Name: "basic", FS: os.DirFS("../testdata/basic")})
 }
 
 // buildIndex loads the sources, failing on any problem, and builds a real
 // index of them that is closed when the test ends.
-func buildIndex(t testing.TB, sources ...errkb.Source) *Index {
+func buildIndex(t testing.TB, sources ...errkb.Folder) *Index {
 	t.Helper()
 	ix, err := Build(context.Background(), errkbtest.Load(t, sources...), slog.New(slog.DiscardHandler))
 	if err != nil {

@@ -30,7 +30,7 @@ func TestFuzzyExpansionFallsBack(t *testing.T) {
 		lines = append(lines, fmt.Sprintf(`{"id":"fx-%d","repo":"example-org/fixture","slug":"s%d","errorCode":"E_%d","errorMessage":%q,"severity":"error"}`,
 			rec, rec, rec, strings.Join(words, " ")))
 	}
-	ix := buildIndex(t, errkb.Source{Name: "fx", FS: fstest.MapFS{"f.jsonl": {Data: []byte(strings.Join(lines, "\n"))}}})
+	ix := buildIndex(t, errkb.Folder{Name: "fx", FS: fstest.MapFS{"f.jsonl": {Data: []byte(strings.Join(lines, "\n"))}}})
 
 	// "abcd" is one edit from every word: more than the clause limit, or
 	// this test proves nothing.

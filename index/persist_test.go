@@ -21,7 +21,7 @@ func genDataset(t *testing.T, n int, seed uint64) *errkb.Dataset {
 	if err := kbgen.Write(dir, n, seed); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := errkb.Load(errkb.Source{Name: "gen", FS: os.DirFS(dir)})
+	ds, err := errkb.Load(errkb.Folder{Name: "gen", FS: os.DirFS(dir)})
 	if err != nil {
 		t.Fatal(err)
 	}

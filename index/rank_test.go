@@ -40,7 +40,7 @@ func rankIndex(t testing.TB) *Index {
 		lines = append(lines, string(b))
 	}
 	fsys := fstest.MapFS{"records.jsonl": &fstest.MapFile{Data: []byte(strings.Join(lines, "\n"))}}
-	return buildIndex(t, errkb.Source{Name: "rank", FS: fsys})
+	return buildIndex(t, errkb.Folder{Name: "rank", FS: fsys})
 }
 
 func TestRanking(t *testing.T) {
@@ -204,7 +204,7 @@ func TestDidYouMeanNearCode(t *testing.T) {
 func TestProjectNameInQuery(t *testing.T) {
 	lines := `{"id":"a1","repo":"orbit-labs/alphad","slug":"refused","errorCode":"A_REFUSED","errorMessage":"connection refused","severity":"error"}
 {"id":"b1","repo":"orbit-labs/betad","slug":"refused","errorCode":"B_REFUSED","errorMessage":"connection refused","severity":"error"}`
-	ds, err := errkb.Load(errkb.Source{Name: "p", FS: fstest.MapFS{"r.jsonl": &fstest.MapFile{Data: []byte(lines)}}})
+	ds, err := errkb.Load(errkb.Folder{Name: "p", FS: fstest.MapFS{"r.jsonl": &fstest.MapFile{Data: []byte(lines)}}})
 	if err != nil {
 		t.Fatal(err)
 	}

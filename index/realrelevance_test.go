@@ -80,7 +80,7 @@ func (p provenanceHidden) Open(name string) (fs.File, error) {
 
 func realRelevanceIndex(t testing.TB, dir string) (*Index, []realQuery) {
 	t.Helper()
-	ix := buildIndex(t, errkb.Source{Name: "realrelevance", FS: provenanceHidden{os.DirFS(filepath.Join(dir, "dataset"))}})
+	ix := buildIndex(t, errkb.Folder{Name: "realrelevance", FS: provenanceHidden{os.DirFS(filepath.Join(dir, "dataset"))}})
 	var qs []realQuery
 	readQueries(t, filepath.Join(dir, "queries.json"), &qs)
 	for _, q := range qs {

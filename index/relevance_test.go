@@ -62,7 +62,7 @@ func ratio(a, b int) float64 {
 
 func relevanceIndex(t testing.TB) (*Index, []labelled) {
 	t.Helper()
-	ix := buildIndex(t, errkb.Source{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
+	ix := buildIndex(t, errkb.Folder{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
 	var qs []labelled
 	readQueries(t, "../testdata/relevance/queries.json", &qs)
 	for _, q := range qs {

@@ -23,7 +23,7 @@ import (
 // of neighbour a real dataset of that size would have.
 func scaledDataset(t testing.TB, n int) *errkb.Dataset {
 	t.Helper()
-	base, err := errkb.Load(errkb.Source{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
+	base, err := errkb.Load(errkb.Folder{Name: "relevance", FS: os.DirFS("../testdata/relevance/dataset")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func scaledDataset(t testing.TB, n int) *errkb.Dataset {
 		part := lines[i*1000 : min(len(lines), (i+1)*1000)]
 		fsys[fmt.Sprintf("part-%03d.jsonl", i)] = &fstest.MapFile{Data: []byte(strings.Join(part, "\n") + "\n")}
 	}
-	ds, err := errkb.Load(errkb.Source{Name: "scaled", FS: fsys})
+	ds, err := errkb.Load(errkb.Folder{Name: "scaled", FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,6 @@ func cloneRecord(r *errkb.Record, k int) *errkb.Record {
 		*f = cloneNumberRE.ReplaceAllStringFunc(*f, func(s string) string { return fmt.Sprint(30000 + k) })
 		*f = cloneIdentRE.ReplaceAllString(*f, "${0}"+title)
 	}
-	c.Raw = nil
 	return &c
 }
 

@@ -34,7 +34,7 @@ func BenchmarkStartup(b *testing.B) {
 		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	start := func(b *testing.B, dir string) {
-		ds, err := store.Load(dir, errkb.Source{Name: "bench", FS: os.DirFS(path)})
+		ds, _, err := store.Load(dir, errkb.Folder{Name: "bench", FS: os.DirFS(path)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -28,7 +28,7 @@ import (
 func TestBrowserBrowse(t *testing.T) {
 	exe := findChromium(t)
 	fsys, repo := generatedFS(t, trialRecords, trialBig)
-	ds, err := errkb.Load(errkb.Source{Name: "generated", FS: fsys}, errkb.Source{Name: "long", FS: longNameFS()})
+	ds, err := errkb.Load(errkb.Folder{Name: "generated", FS: fsys}, errkb.Folder{Name: "long", FS: longNameFS()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -284,7 +284,7 @@ func TestProjectPageSmall(t *testing.T) {
 }
 
 func TestProjectPageProvenance(t *testing.T) {
-	ds, err := errkb.Load(errkb.Source{Name: "generated", FS: mustFS(generatedFS(t, 30, 0))})
+	ds, err := errkb.Load(errkb.Folder{Name: "generated", FS: mustFS(generatedFS(t, 30, 0))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func fictionalRecord(msg string) string {
 
 func newCacheTestServer(t *testing.T, msg string) *Server {
 	t.Helper()
-	ds, err := errkb.Load(errkb.Source{Name: "t", FS: fstest.MapFS{
+	ds, err := errkb.Load(errkb.Folder{Name: "t", FS: fstest.MapFS{
 		"a.json": &fstest.MapFile{Data: []byte(fictionalRecord(msg))},
 	}})
 	if err != nil {

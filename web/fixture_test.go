@@ -22,7 +22,7 @@ const (
 // loadPages loads the page fixtures; every one of them must be valid.
 func loadPages(t testing.TB) *errkb.Dataset {
 	t.Helper()
-	return errkbtest.Load(t, errkbtest.SeedSource(), errkb.Source{Name: "pages", FS: os.DirFS("testdata/pages")})
+	return errkbtest.Load(t, errkbtest.SeedFolder(), errkb.Folder{Name: "pages", FS: os.DirFS("testdata/pages")})
 }
 
 // newPagesServer serves the page fixtures. With search, the index is built

@@ -48,7 +48,7 @@ func generatedFS(t testing.TB, n, big int) (fstest.MapFS, string) {
 func generatedDataset(t testing.TB, n, big int) (*errkb.Dataset, string) {
 	t.Helper()
 	fsys, repo := generatedFS(t, n, big)
-	ds, err := errkb.Load(errkb.Source{Name: "generated", FS: fsys})
+	ds, err := errkb.Load(errkb.Folder{Name: "generated", FS: fsys})
 	if err != nil {
 		t.Fatalf("load generated dataset: %v", err)
 	}

@@ -80,7 +80,7 @@ func TestValidationReportsDroppedLinks(t *testing.T) {
 			return ast.WalkContinue, nil
 		})
 		rec := errkbtest.Record(func(r *errkb.Record) { r.Documentation = src })
-		_, err := errkb.Load(errkbtest.Source(rec))
+		_, err := errkb.Load(errkbtest.Folder(rec))
 		reported := err != nil && strings.Contains(err.Error(), `field "documentation"`)
 		if dropped != "" && !reported {
 			t.Errorf("%q: rendering drops the link to %q but validation reports nothing (%v)", src, dropped, err)

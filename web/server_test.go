@@ -23,7 +23,7 @@ import (
 // in-memory index.
 func testServer(t testing.TB) *Server {
 	t.Helper()
-	ds := errkbtest.Load(t, errkbtest.SeedSource(), errkb.Source{Name: "basic", FS: os.DirFS("../testdata/basic")})
+	ds := errkbtest.Load(t, errkbtest.SeedFolder(), errkb.Folder{Name: "basic", FS: os.DirFS("../testdata/basic")})
 	return readyServer(t, ds, Config{})
 }
 

@@ -38,51 +38,53 @@ func datasetPaths(flagged []string, getenv func(string) string) []string {
 	return paths
 }
 
-// sources opens each dataset folder through os.Root, so no file name or
+// folders opens each dataset folder through os.Root, so no file name or
 // symlink inside it can lead outside the folder.
-func sources(paths []string) ([]errkb.Source, error) {
+func folders(paths []string) ([]errkb.Folder, error) {
 	if len(paths) == 0 {
-		return []errkb.Source{errkb.Embedded()}, nil
+		return []errkb.Folder{errkb.Embedded()}, nil
 	}
-	var srcs []errkb.Source
+	var dirs []errkb.Folder
 	for _, p := range paths {
 		root, err := os.OpenRoot(p)
 		if err != nil {
 			return nil, fmt.Errorf("dataset %s: %w", p, err)
 		}
-		srcs = append(srcs, errkb.Source{Name: filepath.ToSlash(filepath.Clean(p)), FS: root.FS()})
+		dirs = append(dirs, errkb.Folder{Name: filepath.ToSlash(filepath.Clean(p)), FS: root.FS()})
 	}
-	return srcs, nil
+	return dirs, nil
 }
 
 // loadDataset loads the datasets. With skipInvalid, bad records are logged
 // and left out; without it, any problem is an error listing them all. A
 // non-empty spillDir moves the records' text out of the heap (see
 // internal/store); the embedded dataset is small and stays where it is.
-func loadDataset(paths []string, skipInvalid bool, spillDir string, log *slog.Logger) (*errkb.Dataset, error) {
-	srcs, err := sources(paths)
+// fromSnapshot says whether the records came from the snapshot an earlier
+// start saved in spillDir.
+func loadDataset(paths []string, skipInvalid bool, spillDir string, log *slog.Logger) (ds *errkb.Dataset, fromSnapshot bool, err error) {
+	dirs, err := folders(paths)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(paths) == 0 {
 		spillDir = ""
 	}
-	ds, err := load(spillDir, srcs)
-	if ds != nil && ds.SpillError() != nil {
-		log.Warn("records kept on the heap or not saved for the next start", "err", ds.SpillError())
+	ds, report, err := load(spillDir, dirs)
+	if report.Err != nil {
+		log.Warn("records kept on the heap or not saved for the next start", "err", report.Err)
 	}
 	if err == nil {
-		return ds, nil
+		return ds, report.FromSnapshot, nil
 	}
 	probs, ok := err.(errkb.Problems)
 	if !ok || !skipInvalid {
-		return nil, err
+		return nil, false, err
 	}
 	for _, p := range probs {
 		log.Warn("record left out", "problem", p.String())
 	}
 	log.Warn("serving without the records left out", "problems", len(probs), "records", ds.Len())
-	return ds, nil
+	return ds, report.FromSnapshot, nil
 }
 
 // prebuiltIndex is the index shipped for the embedded dataset when it is
@@ -103,7 +105,7 @@ func prebuiltIndex(paths []string) fs.FS {
 // error; nothing is logged. done closes the index and removes its folder.
 func loadIndexed(ctx context.Context, paths []string) (ds *errkb.Dataset, ix *index.Index, done func(), err error) {
 	quiet := slog.New(slog.DiscardHandler)
-	ds, err = loadDataset(paths, false, "", quiet)
+	ds, _, err = loadDataset(paths, false, "", quiet)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -124,11 +126,12 @@ func loadIndexed(ctx context.Context, paths []string) (ds *errkb.Dataset, ix *in
 	return ds, ix, func() { ix.Close() }, nil
 }
 
-// load loads srcs, spilling their text into spillDir when one is given
-// (see internal/store).
-func load(spillDir string, srcs []errkb.Source) (*errkb.Dataset, error) {
+// load loads the folders, spilling their text into spillDir when one is
+// given (see internal/store).
+func load(spillDir string, dirs []errkb.Folder) (*errkb.Dataset, store.Report, error) {
 	if spillDir == "" {
-		return errkb.Load(srcs...)
+		ds, err := errkb.Load(dirs...)
+		return ds, store.Report{}, err
 	}
-	return store.Load(spillDir, srcs...)
+	return store.Load(spillDir, dirs...)
 }

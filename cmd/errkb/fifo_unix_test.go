@@ -18,10 +18,10 @@ import (
 func TestDatasetFIFO(t *testing.T) {
 	dir := t.TempDir()
 	must(t, syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o644))
-	srcs, err := sources([]string{dir})
+	dirs, err := folders([]string{dir})
 	must(t, err)
 	done := make(chan error, 1)
-	go func() { _, err := errkb.Load(srcs...); done <- err }()
+	go func() { _, err := errkb.Load(dirs...); done <- err }()
 	select {
 	case err := <-done:
 		var probs errkb.Problems

@@ -184,12 +184,12 @@ func must(t testing.TB, err error) {
 // and that each is reported.
 func TestDatasetCannotEscape(t *testing.T) {
 	dir, _ := hostileFolder(t)
-	srcs, err := sources([]string{dir})
+	dirs, err := folders([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	ds, err := errkb.Load(srcs...)
+	ds, err := errkb.Load(dirs...)
 	// The 1 GiB file must be refused by its size, unread: the problem
 	// checked below says so. The time is logged, never asserted.
 	t.Logf("loading the hostile folder took %v", time.Since(start))
@@ -214,13 +214,13 @@ func TestDatasetCannotEscape(t *testing.T) {
 	}
 	// The fs.FS of os.Root refuses ".." names outright.
 	for _, name := range []string{"../" + filepath.Base(dir) + "/nats-io/seed.json", "up/other.json", "dir-link/secret.json"} {
-		if _, err := readAll(srcs[0], name); err == nil {
+		if _, err := readAll(dirs[0], name); err == nil {
 			t.Errorf("reading %q through the dataset root succeeded", name)
 		}
 	}
 }
 
-func readAll(src errkb.Source, name string) ([]byte, error) {
+func readAll(src errkb.Folder, name string) ([]byte, error) {
 	f, err := src.FS.Open(name)
 	if err != nil {
 		return nil, err

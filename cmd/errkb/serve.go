@@ -52,13 +52,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 		return 1
 	}
 	defer cleanup()
-	ds, err := loadDataset(datasetPaths(datasets, getenv), *skipInvalid, dir, log)
+	ds, fromSnapshot, err := loadDataset(datasetPaths(datasets, getenv), *skipInvalid, dir, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb: refusing to start: %v\n", err)
 		return 1
 	}
 	log.Info("dataset loaded", "records", ds.Len(), "projects", len(ds.Projects()), "version", ds.Version(),
-		"from_snapshot", ds.FromSnapshot(), "took", time.Since(started).Round(time.Millisecond))
+		"from_snapshot", fromSnapshot, "took", time.Since(started).Round(time.Millisecond))
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

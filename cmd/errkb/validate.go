@@ -17,12 +17,12 @@ func validate(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
-	srcs, err := sources(args)
+	dirs, err := folders(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb validate: %v\n", err)
 		return 1
 	}
-	ds, err := errkb.Load(srcs...)
+	ds, err := errkb.Load(dirs...)
 	var probs errkb.Problems
 	if err != nil && !errors.As(err, &probs) {
 		fmt.Fprintf(stderr, "errkb validate: %v\n", err)

@@ -106,32 +106,32 @@ func FS(recs ...*errkb.Record) fstest.MapFS {
 	return fsys
 }
 
-// Source is FS as a dataset source named "test".
-func Source(recs ...*errkb.Record) errkb.Source {
-	return errkb.Source{Name: "test", FS: FS(recs...)}
+// Folder is FS as a dataset folder named "test".
+func Folder(recs ...*errkb.Record) errkb.Folder {
+	return errkb.Folder{Name: "test", FS: FS(recs...)}
 }
 
 // Dataset loads the records and fails the test on any problem.
 func Dataset(t testing.TB, recs ...*errkb.Record) *errkb.Dataset {
 	t.Helper()
-	return Load(t, Source(recs...))
+	return Load(t, Folder(recs...))
 }
 
-// Load loads the sources and fails the test on any problem.
-func Load(t testing.TB, sources ...errkb.Source) *errkb.Dataset {
+// Load loads the folders and fails the test on any problem.
+func Load(t testing.TB, folders ...errkb.Folder) *errkb.Dataset {
 	t.Helper()
-	ds, err := errkb.Load(sources...)
+	ds, err := errkb.Load(folders...)
 	if err != nil {
 		t.Fatalf("load test dataset: %v", err)
 	}
 	return ds
 }
 
-// Problems loads the sources and returns the dataset with the problems
+// Problems loads the folders and returns the dataset with the problems
 // found; any other error fails the test.
-func Problems(t testing.TB, sources ...errkb.Source) (*errkb.Dataset, errkb.Problems) {
+func Problems(t testing.TB, folders ...errkb.Folder) (*errkb.Dataset, errkb.Problems) {
 	t.Helper()
-	ds, err := errkb.Load(sources...)
+	ds, err := errkb.Load(folders...)
 	var probs errkb.Problems
 	if err != nil && !errors.As(err, &probs) {
 		t.Fatalf("load: unexpected error %T: %v", err, err)
@@ -148,7 +148,7 @@ func Seed(t testing.TB) *errkb.Dataset {
 // SeedWithHostile is the embedded dataset plus the hostile record.
 func SeedWithHostile(t testing.TB) *errkb.Dataset {
 	t.Helper()
-	return Load(t, errkb.Embedded(), HostileSource())
+	return Load(t, errkb.Embedded(), HostileFolder())
 }
 
 // SeedFile is the seed record's file in the embedded dataset: a real
@@ -164,9 +164,9 @@ func SeedJSON() []byte {
 	return b
 }
 
-// SeedSource is a dataset source holding only the seed record, read from
+// SeedFolder is a dataset folder holding only the seed record, read from
 // the embedded dataset, so that fixture sets stay the same size as the
 // embedded dataset grows.
-func SeedSource() errkb.Source {
-	return errkb.Source{Name: "dataset", FS: fstest.MapFS{SeedFile: {Data: SeedJSON()}}}
+func SeedFolder() errkb.Folder {
+	return errkb.Folder{Name: "dataset", FS: fstest.MapFS{SeedFile: {Data: SeedJSON()}}}
 }

@@ -19,18 +19,18 @@ func TestFixturesLoad(t *testing.T) {
 	if !ok || r.NumericCode == nil || len(r.CallSites) != 1 || r.GoPackage == "" || r.DatasetVersion != "v-test" {
 		t.Errorf("fixture record lost fields: %+v", r)
 	}
-	if _, probs := Problems(t, errkb.Source{Name: "f", FS: Files(map[string]string{
+	if _, probs := Problems(t, errkb.Folder{Name: "f", FS: Files(map[string]string{
 		"a.json": string(JSON(Fields(func(f map[string]any) { f["lineNumber"] = "3" }))),
 	})}); len(probs) != 1 || probs[0].Field != "lineNumber" {
 		t.Errorf("Fields change not applied: %v", probs)
 	}
-	h := Load(t, HostileSource())
+	h := Load(t, HostileFolder())
 	if h.Len() != 1 || !strings.Contains(h.Records[0].ErrorCode, "<script>") {
 		t.Errorf("hostile record: %+v", h.Records)
 	}
-	seed := Load(t, SeedSource())
+	seed := Load(t, SeedFolder())
 	if r, ok := seed.ByPath("nats-io/nats-server", "js-consumer-offline"); !ok || r.ErrorCode != "JS_CONSUMER_OFFLINE" {
-		t.Errorf("seed record missing from SeedSource")
+		t.Errorf("seed record missing from SeedFolder")
 	}
 	if Seed(t).Len() < 1 || SeedWithHostile(t).Len() != Seed(t).Len()+1 {
 		t.Error("Seed and SeedWithHostile disagree")

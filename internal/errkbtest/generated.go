@@ -29,7 +29,7 @@ func Generated(tb testing.TB, n int) *errkb.Dataset {
 	if ds, ok := generated[n]; ok {
 		return ds
 	}
-	ds, err := errkb.Load(errkb.Source{Name: "gen", FS: kbgen.FS(n, 1)})
+	ds, err := errkb.Load(errkb.Folder{Name: "gen", FS: kbgen.FS(n, 1)})
 	if err != nil {
 		tb.Fatalf("load %d generated records: %v", n, err)
 	}

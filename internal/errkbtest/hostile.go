@@ -23,7 +23,7 @@ const HostileJSON = `{"record": {
  "tags": ["xss<script>", "onload=alert(1)"]
 }, "datasetVersion": "2026-01-01"}`
 
-// HostileSource is a dataset source holding only the hostile record.
-func HostileSource() errkb.Source {
-	return errkb.Source{Name: "hostile", FS: fstest.MapFS{"h.json": {Data: []byte(HostileJSON)}}}
+// HostileFolder is a dataset folder holding only the hostile record.
+func HostileFolder() errkb.Folder {
+	return errkb.Folder{Name: "hostile", FS: fstest.MapFS{"h.json": {Data: []byte(HostileJSON)}}}
 }

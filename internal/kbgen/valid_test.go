@@ -16,7 +16,7 @@ func TestWriteLoadsClean(t *testing.T) {
 	if err := Write(dir, n, 3); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := errkb.Load(errkb.Source{Name: "gen", FS: os.DirFS(dir)})
+	ds, err := errkb.Load(errkb.Folder{Name: "gen", FS: os.DirFS(dir)})
 	if err != nil {
 		t.Fatalf("generated dataset does not validate: %v", err)
 	}

@@ -14,44 +14,30 @@ import (
 )
 
 // A record is saved as a blob of bytes and an entry that says where its
-// fields are in the blob. The blob is the record's raw JSON with holes
-// (errkb.RawHoles): the escaped values of code and Markdown fields and the
-// known keys cut out; then the decoded text of those fields and of any
-// other string not spelled out verbatim in what is kept. Every string
-// field points into the blob: decoding an entry copies no text, it only
-// sets string headers, and the text is held once, decoded.
+// fields are in the blob. The blob starts with what the record holds in
+// place of its raw JSON (holes.go): the raw JSON with the known keys and
+// the escaped values of its long text fields cut out. Then comes the
+// decoded text of those fields and of any other string not spelled out
+// verbatim in what is kept. Every string field points into the blob:
+// decoding an entry copies no text, it only sets string headers, and the
+// text is held once, decoded.
 //
 // An entry is a sequence of varints:
 //
-//	blob offset in the file, blob length, kept raw length, holes' length,
-//	presence flags, httpStatus, numericCode, lineNumber, sourceCodeStart,
-//	sourceCodeEnd, schemaVersion, source line,
-//	lengths of solutions, preventionTips, tags, wraps, wrappedBy, callSites,
-//	each call site's line number,
-//	the holes, as errkb encodes them,
-//	then for each of errkb.TextFields, datasetVersion and the source file:
-//	its length and, when not empty, its offset in the blob less the end of
-//	the previous string (fields mostly follow each other in the raw JSON,
-//	so this is a byte where the offset would be two).
-
-const (
-	hasHTTPStatus = 1 << iota
-	hasNumericCode
-	hasContentChangedAt
-)
+//	blob offset in the file, blob length, held length, source line,
+//	the record's shape (errkb.AppendShape: integers, which nullable
+//	fields are there, the lengths of lists and arrays of objects),
+//	then for each of errkb.AppendTexts, datasetVersion and the source
+//	file: its length and, when not empty, its offset in the blob less the
+//	end of the previous string (fields mostly follow each other in the raw
+//	JSON, so this is a byte where the offset would be two).
+//
+// The layout names no field: the shape and the texts are errkb's walk of
+// its field table, so a field added to the table is saved and read back
+// with no change here (TestEveryFieldRoundTrips).
 
 // holeMin is the shortest value worth cutting out of the raw JSON.
 const holeMin = 8
-
-var tokenIndex = func() map[string]int {
-	m := make(map[string]int)
-	for k, t := range errkb.RawTokens {
-		if _, ok := m[t[1:len(t)-2]]; !ok {
-			m[t[1:len(t)-2]] = k
-		}
-	}
-	return m
-}()
 
 type cut struct {
 	at, n, k int
@@ -94,69 +80,73 @@ func escapedAt(raw []byte, i int) bool {
 	return n%2 == 1
 }
 
-// encodeRecord lays out r (whose Raw is complete) as a blob, and returns
-// the blob and the entry without its first varint (the blob's offset in
-// the file, which the caller prepends). fields is scratch space.
-func encodeRecord(r *errkb.Record, fields []*string) (blob, entry []byte) {
-	raw := r.Raw
-	fields = errkb.AppendTextFields(fields[:0], r)
-	cuts := keyCuts(raw, nil)
+// scratch is the space encodeRecord reuses from one record to the next.
+type scratch struct {
+	texts []errkb.Text
+	shape []int64
+	cuts  []cut
+	holed []bool
+	holes []byte
+}
+
+// encodeRecord lays out r (not yet held) as a blob, and returns the blob
+// and the entry without its first varint (the blob's offset in the file,
+// which the caller prepends).
+func encodeRecord(r *errkb.Record, sc *scratch) (blob, entry []byte) {
+	raw := r.RawJSON()
+	sc.texts = errkb.AppendTexts(sc.texts[:0], r)
+	cuts := keyCuts(raw, sc.cuts[:0])
 	var esc []byte
-	for k, p := range fields {
-		s := *p
+	for k, t := range sc.texts {
+		s := *t.P
 		if len(s) < holeMin || !needsEscape(s) {
 			continue
 		}
 		esc = append(esc[:0], '"')
-		esc = errkb.AppendJSONString(esc, s)
+		esc = appendJSONString(esc, s)
 		esc = append(esc, '"')
 		if i := indexIn(raw, unsafe.String(&esc[0], len(esc))); i >= 0 {
 			cuts = append(cuts, cut{at: i + 1, n: len(esc) - 2, k: k})
 		}
 	}
 	slices.SortFunc(cuts, func(a, b cut) int { return a.at - b.at })
-	blob = make([]byte, 0, len(raw)+len(raw)/8)
-	var holes []byte
-	last, lastAt := 0, 0
-	holed := make([]bool, len(fields))
+	// The holes first, as the kept bytes will have them.
+	holed := slices.Grow(sc.holed[:0], len(sc.texts))[:len(sc.texts)]
+	clear(holed)
+	holes := sc.holes[:0]
+	kept := cuts[:0] // the cuts made: none overlaps the previous one
+	last, keptLen, lastAt := 0, 0, 0
 	for _, c := range cuts {
 		if c.at < last {
 			continue // overlaps the previous cut: these bytes stay
 		}
-		blob = append(blob, raw[last:c.at]...)
-		holes = errkb.AppendRawHole(holes, len(blob)-lastAt, c.k, c.token)
-		lastAt = len(blob)
+		keptLen += c.at - last
+		holes = appendHole(holes, keptLen-lastAt, c.k, c.token)
+		lastAt = keptLen
 		if !c.token {
 			holed[c.k] = true
 		}
 		last = c.at + c.n
+		kept = append(kept, c)
+	}
+	blob = make([]byte, 0, len(raw)+len(raw)/8+len(holes)+binary.MaxVarintLen64)
+	blob = binary.AppendUvarint(blob, uint64(len(holes)))
+	blob = append(blob, holes...)
+	last = 0
+	for _, c := range kept {
+		blob = append(blob, raw[last:c.at]...)
+		last = c.at + c.n
 	}
 	blob = append(blob, raw[last:]...)
-	kept := len(blob)
+	sc.cuts, sc.holed, sc.holes = cuts, holed, holes
+	held := len(blob)
 
-	var flags uint64
-	if r.HTTPStatus != nil {
-		flags |= hasHTTPStatus
+	entry = binary.AppendUvarint(entry, uint64(held))
+	entry = binary.AppendVarint(entry, int64(r.Location.Line))
+	sc.shape = errkb.AppendShape(sc.shape[:0], r)
+	for _, v := range sc.shape {
+		entry = binary.AppendVarint(entry, v)
 	}
-	if r.NumericCode != nil {
-		flags |= hasNumericCode
-	}
-	if r.ContentChangedAt != nil {
-		flags |= hasContentChangedAt
-	}
-	entry = binary.AppendUvarint(entry, uint64(kept))
-	entry = binary.AppendUvarint(entry, uint64(len(holes)))
-	entry = binary.AppendUvarint(entry, flags)
-	for _, v := range []int{deref(r.HTTPStatus), deref(r.NumericCode), r.LineNumber, r.SourceCodeStart, r.SourceCodeEnd, r.SchemaVersion, r.Source.Line} {
-		entry = binary.AppendVarint(entry, int64(v))
-	}
-	for _, n := range []int{len(r.Solutions), len(r.PreventionTips), len(r.Tags), len(r.Wraps), len(r.WrappedBy), len(r.CallSites)} {
-		entry = binary.AppendUvarint(entry, uint64(n))
-	}
-	for _, c := range r.CallSites {
-		entry = binary.AppendVarint(entry, int64(c.LineNumber))
-	}
-	entry = append(entry, holes...)
 	end := 0 // of the previous string in the blob
 	ref := func(s string, searchKept bool) {
 		entry = binary.AppendUvarint(entry, uint64(len(s)))
@@ -179,20 +169,13 @@ func encodeRecord(r *errkb.Record, fields []*string) (blob, entry []byte) {
 		entry = binary.AppendVarint(entry, int64(i-end))
 		end = i + len(s)
 	}
-	for k, p := range fields {
-		ref(*p, !holed[k])
+	for k, t := range sc.texts {
+		ref(*t.P, !holed[k])
 	}
 	ref(r.DatasetVersion, true)
-	ref(r.Source.File, true)
+	ref(r.Location.File, true)
 	entry = slices.Insert(entry, 0, binary.AppendUvarint(nil, uint64(len(blob)))...)
 	return blob, entry
-}
-
-func deref(p *int) int {
-	if p == nil {
-		return 0
-	}
-	return *p
 }
 
 func needsEscape(s string) bool {
@@ -206,7 +189,7 @@ func needsEscape(s string) bool {
 
 // decoder turns entries back into records whose strings point into mem,
 // the mapping of the file the blobs are in (from byte memOff of it). It
-// allocates lists and pointers from slabs, so a dataset's records cost
+// allocates lists and pointers from an arena, so a dataset's records cost
 // a few allocations, not several per record.
 type decoder struct {
 	mem    []byte
@@ -214,73 +197,37 @@ type decoder struct {
 	// heapShort copies the short fields out of the mapping (see
 	// copyShort); the spill path keeps the heap strings it has.
 	heapShort bool
-	arena     []byte
+	arena     errkb.Arena
+	rd        entryReader
+	next      func() int64 // reads the next varint of rd
+	heap      []byte
 	interned  map[string]string
-	spillable []bool
-	fields    []*string
-	strs      []string
-	sites     []errkb.CallSite
-	ints      []int
-	texts     []string
+	// texts and held are those of the record decoded last.
+	texts []errkb.Text
+	held  []byte
 }
 
 var errEntry = errors.New("snapshot: damaged record entry")
 
-// decode sets *r from the entry at the start of b and returns the rest.
-// The record's holes point into b.
-func (d *decoder) decode(r *errkb.Record, b []byte) ([]byte, error) {
-	rd := entryReader{b: b}
-	blobOff, blobLen, kept := rd.uint(), rd.uint(), rd.uint()
-	holesLen, flags := rd.uint(), rd.uint()
-	var ints [7]int
-	for i := range ints {
-		ints[i] = rd.int()
-	}
-	var lens [6]uint64
-	total := uint64(0)
-	for i := range lens {
-		lens[i] = rd.uint()
-		total += lens[i]
-	}
-	if rd.err || total > uint64(len(b)) ||
-		blobOff < uint64(d.memOff) || blobLen > uint64(len(d.mem)) || blobOff-uint64(d.memOff) > uint64(len(d.mem))-blobLen || kept > blobLen {
-		return nil, errEntry
+// decode sets *r from the entry at the start of b and returns the rest
+// and the blob's offset in the file.
+func (d *decoder) decode(r *errkb.Record, b []byte) (rest []byte, blobOff uint64, err error) {
+	d.rd = entryReader{b: b}
+	rd := &d.rd
+	blobOff, blobLen, heldLen := rd.uint(), rd.uint(), rd.uint()
+	line := rd.int()
+	if rd.err || blobOff < uint64(d.memOff) || blobLen > uint64(len(d.mem)) || blobOff-uint64(d.memOff) > uint64(len(d.mem))-blobLen || heldLen > blobLen {
+		return nil, 0, errEntry
 	}
 	blob := d.mem[blobOff-uint64(d.memOff):][:blobLen:blobLen]
-	*r = errkb.Record{
-		LineNumber: ints[2], SourceCodeStart: ints[3], SourceCodeEnd: ints[4], SchemaVersion: ints[5],
+	*r = errkb.Record{}
+	if d.next == nil {
+		d.next = func() int64 { return int64(d.rd.int()) }
 	}
-	r.Source.Line = ints[6]
-	if flags&hasHTTPStatus != 0 {
-		r.HTTPStatus = d.int(ints[0])
+	var ok bool
+	if d.texts, ok = d.arena.SetShape(r, d.next, d.texts[:0]); !ok || rd.err {
+		return nil, 0, errEntry
 	}
-	if flags&hasNumericCode != 0 {
-		r.NumericCode = d.int(ints[1])
-	}
-	if flags&hasContentChangedAt != 0 {
-		r.ContentChangedAt = d.text()
-	}
-	r.Solutions = d.list(lens[0])
-	r.PreventionTips = d.list(lens[1])
-	r.Tags = d.list(lens[2])
-	r.Wraps = d.list(lens[3])
-	r.WrappedBy = d.list(lens[4])
-	if n := lens[5]; n > 0 {
-		if uint64(len(d.sites)) < n {
-			d.sites = make([]errkb.CallSite, max(n, 1024))
-		}
-		r.CallSites = d.sites[:n:n]
-		d.sites = d.sites[n:]
-		for i := range r.CallSites {
-			r.CallSites[i].LineNumber = rd.int()
-		}
-	}
-	if rd.err || holesLen > uint64(len(rd.b)) {
-		return nil, errEntry
-	}
-	holes := rd.b[:holesLen:holesLen]
-	rd.b = rd.b[holesLen:]
-	d.fields = errkb.AppendTextFields(d.fields[:0], r)
 	end := int64(0)
 	str := func() string {
 		n := rd.uint()
@@ -295,56 +242,49 @@ func (d *decoder) decode(r *errkb.Record, b []byte) ([]byte, error) {
 		end = off + int64(n)
 		return unsafe.String(&blob[off], n)
 	}
-	for _, p := range d.fields {
-		*p = str()
+	for _, t := range d.texts {
+		*t.P = str()
 	}
 	r.DatasetVersion = str()
-	r.Source.File = str()
-	if rd.err {
-		return nil, errEntry
-	}
-	if err := errkb.CheckRawHoles(blob[:kept], holes, d.fields); err != nil {
-		return nil, errEntry
+	r.Location.File = str()
+	r.Location.Line = line
+	held := blob[:heldLen:heldLen]
+	if rd.err || checkHeld(held, d.texts) != nil {
+		return nil, 0, errEntry
 	}
 	if d.heapShort {
 		d.copyShort(r)
 	}
-	if len(holes) == 0 {
-		holes = nil
-	}
-	r.SetRawWithHoles(blob[:kept:kept], holes)
-	return rd.b, nil
+	r.HoldRaw(held, rawHolder{})
+	d.held = held
+	return rd.b, blobOff, nil
 }
 
 // copyShort moves the fields that stay on the heap when a dataset is
-// loaded from its files (ids, repo, slug, code, message, class, tags, and
-// prose or code shorter than spillMin) out of the mapping, into arenas of
-// a megabyte. Search reads such fields of every candidate, at 100,000
-// records of every record for broad queries: in the mapping, that made a
-// page of every record resident (565 MiB of file pages after 400 requests
-// against 374 MiB before); in arenas without pointers they are heap that
-// the garbage collector does not scan. Values that records share (repo,
-// severity, tags, commit) are held once; call sites' long strings (URLs),
-// which only pages read, stay in the mapping.
+// loaded from its files out of the mapping, into arenas of a megabyte:
+// all but the long values of bulk fields (prose, code and links), which
+// only pages read. Search reads such fields of every candidate, at
+// 100,000 records of every record for broad queries: in the mapping, that
+// made a page of every record resident (565 MiB of file pages after 400
+// requests against 374 MiB before); in arenas without pointers they are
+// heap that the garbage collector does not scan. Values that records
+// share (repo, severity, tags, commit) are held once. It reads d.texts,
+// the texts of r.
 func (d *decoder) copyShort(r *errkb.Record) {
-	for _, p := range []*string{&r.Repo, &r.Severity, &r.ErrorType, &r.BackgroundTag, &r.GoPackage, &r.AnalyzedSha, &r.DatasetVersion, &r.Source.File} {
-		*p = d.intern(*p)
-	}
-	for i := range r.Tags {
-		r.Tags[i] = d.intern(r.Tags[i])
-	}
-	d.spillable = errkb.AppendTextFieldsSpillable(d.spillable[:0], r)
-	for k, p := range d.fields {
+	for _, t := range d.texts {
+		p := t.P
+		if t.Shared {
+			*p = d.intern(*p)
+		}
 		if len(*p) == 0 || !d.mapped(*p) {
 			continue
 		}
-		if !d.spillable[k] && len(*p) >= spillMin && d.inCallSites(r, p) {
-			continue
-		}
-		if !d.spillable[k] || len(*p) < spillMin {
+		if !t.Bulk || len(*p) < spillMin {
 			*p = d.copy(*p)
 		}
 	}
+	r.DatasetVersion = d.intern(r.DatasetVersion)
+	r.Location.File = d.intern(r.Location.File)
 }
 
 func (d *decoder) mapped(s string) bool {
@@ -355,22 +295,12 @@ func (d *decoder) mapped(s string) bool {
 	return p >= lo && p < lo+uintptr(len(d.mem))
 }
 
-func (d *decoder) inCallSites(r *errkb.Record, p *string) bool {
-	for i := range r.CallSites {
-		c := &r.CallSites[i]
-		if p == &c.FilePath || p == &c.Function || p == &c.GithubURL {
-			return true
-		}
-	}
-	return false
-}
-
 func (d *decoder) copy(s string) string {
-	if len(d.arena) < len(s) {
-		d.arena = make([]byte, max(len(s), 1<<20))
+	if len(d.heap) < len(s) {
+		d.heap = make([]byte, max(len(s), 1<<20))
 	}
-	b := d.arena[:len(s):len(s)]
-	d.arena = d.arena[len(s):]
+	b := d.heap[:len(s):len(s)]
+	d.heap = d.heap[len(s):]
 	copy(b, s)
 	return unsafe.String(&b[0], len(b))
 }
@@ -389,37 +319,6 @@ func (d *decoder) intern(s string) string {
 	c := strings.Clone(s)
 	d.interned[c] = c
 	return c
-}
-
-func (d *decoder) int(v int) *int {
-	if len(d.ints) == 0 {
-		d.ints = make([]int, 1024)
-	}
-	p := &d.ints[0]
-	d.ints = d.ints[1:]
-	*p = v
-	return p
-}
-
-func (d *decoder) text() *string {
-	if len(d.texts) == 0 {
-		d.texts = make([]string, 1024)
-	}
-	p := &d.texts[0]
-	d.texts = d.texts[1:]
-	return p
-}
-
-func (d *decoder) list(n uint64) []string {
-	if n == 0 {
-		return nil
-	}
-	if uint64(len(d.strs)) < n {
-		d.strs = make([]string, max(n, 4096))
-	}
-	l := d.strs[:n:n]
-	d.strs = d.strs[n:]
-	return l
 }
 
 // entryReader reads varints, remembering the first failure.

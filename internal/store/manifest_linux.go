@@ -34,7 +34,7 @@ var racyWindow = 3 * time.Second
 
 // datasetFile is one dataset file, or the binary, as found at start.
 type datasetFile struct {
-	name string // source name and path, or "" for the binary
+	name string // folder name and path, or "" for the binary
 	open func() (io.ReadCloser, error)
 	stat fileStat
 }
@@ -52,8 +52,8 @@ func statOf(info fs.FileInfo) fileStat {
 	return fileStat{uint64(st.Size), uint64(st.Mtim.Nano()), uint64(st.Ctim.Nano()), st.Ino, st.Dev}
 }
 
-// listFiles lists the binary and the sources' files with their stat.
-func listFiles(sources []errkb.Source) ([]datasetFile, error) {
+// listFiles lists the binary and the folders' files with their stat.
+func listFiles(folders []errkb.Folder) ([]datasetFile, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -63,18 +63,18 @@ func listFiles(sources []errkb.Source) ([]datasetFile, error) {
 		return nil, err
 	}
 	files := []datasetFile{{open: func() (io.ReadCloser, error) { return os.Open(exe) }, stat: statOf(info)}}
-	for _, src := range sources {
-		names, err := errkb.Files(src)
+	for _, f := range folders {
+		names, err := f.Files()
 		if err != nil {
 			return nil, err
 		}
 		for _, name := range names {
-			info, err := fs.Stat(src.FS, name)
+			info, err := fs.Stat(f.FS, name)
 			if err != nil {
 				return nil, err
 			}
-			fsys := src.FS
-			files = append(files, datasetFile{name: src.Name + "/" + name, stat: statOf(info),
+			fsys := f.FS
+			files = append(files, datasetFile{name: f.Name + "/" + name, stat: statOf(info),
 				open: func() (io.ReadCloser, error) { return fsys.Open(name) }})
 		}
 	}

@@ -15,22 +15,22 @@ import (
 // reading every record: each record once, and the records of each
 // dataset file together and in their file's order, as they were spilled.
 func TestReadOrderFollowsTheFile(t *testing.T) {
-	dir, src := t.TempDir(), errkb.Source{Name: "gen", FS: kbgen.FS(3000, 5)}
-	ds, err := store.Load(dir, src)
+	dir, src := t.TempDir(), errkb.Folder{Name: "gen", FS: kbgen.FS(3000, 5)}
+	ds, report, err := store.Load(dir, src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ds.SpillError(); err != nil {
-		t.Fatal(err)
+	if report.Err != nil {
+		t.Fatal(report.Err)
 	}
 	checkFileOrder(t, ds)
 	// A restart reads the records from the snapshot of that file, in the
 	// same order.
-	again, err := store.Load(dir, src)
+	again, report, err := store.Load(dir, src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !again.FromSnapshot() {
+	if !report.FromSnapshot {
 		t.Fatal("the second load did not read the snapshot")
 	}
 	if !slices.Equal(again.ReadOrder(), ds.ReadOrder()) {
@@ -53,7 +53,7 @@ func checkFileOrder(t *testing.T, ds *errkb.Dataset) {
 			t.Fatalf("order[%d] = %d: out of range or repeated", k, i)
 		}
 		seen[i] = true
-		at := ds.Records[i].Source
+		at := ds.Records[i].Location
 		if at.File != last.File {
 			if done[at.File] {
 				t.Fatalf("the records of %s are not together in the order (at %d)", at.File, k)

@@ -15,30 +15,32 @@ import (
 )
 
 // snapshotFixture writes a small generated dataset and saves its snapshot.
-func snapshotFixture(t *testing.T, n int) (src errkb.Source, data, dir string) {
+func snapshotFixture(t *testing.T, n int) (src errkb.Folder, data, dir string) {
 	t.Helper()
 	data = t.TempDir()
 	if err := kbgen.Write(data, n, 2); err != nil {
 		t.Fatal(err)
 	}
-	src = errkb.Source{Name: "gen", FS: os.DirFS(data)}
+	src = errkb.Folder{Name: "gen", FS: os.DirFS(data)}
 	dir = t.TempDir()
-	if ds := mustLoad(t, dir, src); ds.FromSnapshot() {
+	if _, fromSnapshot := mustLoad(t, dir, src); fromSnapshot {
 		t.Fatal("first load came from a snapshot")
 	}
 	return src, data, dir
 }
 
-func mustLoad(t *testing.T, dir string, src errkb.Source) *errkb.Dataset {
+// mustLoad loads src with dir as the spill and snapshot folder, and says
+// whether the records came from a snapshot.
+func mustLoad(t *testing.T, dir string, src errkb.Folder) (*errkb.Dataset, bool) {
 	t.Helper()
-	ds, err := Load(dir, src)
+	ds, report, err := Load(dir, src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ds.SpillError(); err != nil {
-		t.Fatal(err)
+	if report.Err != nil {
+		t.Fatal(report.Err)
 	}
-	return ds
+	return ds, report.FromSnapshot
 }
 
 func snapshotTable(t *testing.T, dir string) string {
@@ -76,10 +78,10 @@ func TestSnapshotOfAnotherFormatIsRebuilt(t *testing.T) {
 			if err := os.WriteFile(snapshotTable(t, dir), b, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if ds := mustLoad(t, dir, src); ds.FromSnapshot() {
+			if _, fromSnapshot := mustLoad(t, dir, src); fromSnapshot {
 				t.Fatal("used a snapshot table of another format or a damaged one")
 			}
-			if ds := mustLoad(t, dir, src); !ds.FromSnapshot() {
+			if _, fromSnapshot := mustLoad(t, dir, src); !fromSnapshot {
 				t.Fatal("the load after did not save a snapshot that the next one uses")
 			}
 		})
@@ -96,7 +98,7 @@ func TestSnapshotTrustsOnlyUnchangedStat(t *testing.T) {
 	racyWindow = -time.Hour // every file's stat is trusted at once
 	defer func() { racyWindow = old }()
 	src, data, dir := snapshotFixture(t, 300)
-	files, err := listFiles([]errkb.Source{src})
+	files, err := listFiles([]errkb.Folder{src})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,7 @@ func TestSnapshotTrustsOnlyUnchangedStat(t *testing.T) {
 			t.Fatalf("manifest entry %q: trusted %v, stat %+v; want trusted, %+v", e.name, e.trusted, e.stat, files[i].stat)
 		}
 	}
-	if ds := mustLoad(t, dir, src); !ds.FromSnapshot() {
+	if _, fromSnapshot := mustLoad(t, dir, src); !fromSnapshot {
 		t.Fatal("restart did not use the snapshot")
 	}
 
@@ -137,8 +139,8 @@ func TestSnapshotTrustsOnlyUnchangedStat(t *testing.T) {
 	if err := os.Chtimes(part, info.ModTime(), info.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	ds := mustLoad(t, dir, src)
-	if ds.FromSnapshot() {
+	ds, fromSnapshot := mustLoad(t, dir, src)
+	if fromSnapshot {
 		t.Fatal("snapshot used although a file changed (same size and modification time)")
 	}
 	plain, err := errkb.Load(src)

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-	"unsafe"
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/internal/safefile"
@@ -37,7 +36,9 @@ import (
 //
 // The .idx layout: magic, version and header length (uint32s), the
 // header (varints), the entries, and the CRC-32C of all that (uint32).
-const snapshotVersion = 2
+// Version 3 holds each record's shape as errkb walks its field table, and
+// its raw JSON's holes in the .bin.
+const snapshotVersion = 3
 
 const (
 	snapshotPrefix = "records-"
@@ -123,55 +124,57 @@ func loadSnapshotFile(idxName string, files []datasetFile) (*errkb.Dataset, erro
 		smallPages(mem)
 		randomPages(mem)
 	}
-	records, err := decodeRecords(mem, entries, hdr.Count)
+	records, offs, err := decodeRecords(mem, entries, hdr.Count)
 	checked = true
 	if cerr := <-crcDone; err != nil || cerr != nil {
 		unmap(mem)
 		return nil, fmt.Errorf("snapshot data damaged: %w", errors.Join(err, cerr))
 	}
 	ok = true
-	ds := errkb.NewDataset(records)
-	ds.SetStorage(errkb.Storage{Release: (&spillFile{maps: [][]byte{mem, idx}}).release, FromSnapshot: true, Hash: hdr.Hash,
-		Order: func() []int { return mappedOrder(ds.Records) }})
+	ds := errkb.NewDataset(slices.Clone(records))
+	st := &storage{release: (&spillFile{maps: [][]byte{mem, idx}}).release, hash: hdr.Hash}
+	// The records were saved sorted, as NewDataset leaves them, so each
+	// keeps its entry's place and offs[i] is that of ds.Records[i].
+	if slices.Equal(ds.Records, records) {
+		st.order = func() []int { return offsetOrder(offs) }
+	}
+	ds.SetStorage(st)
 	return ds, nil
 }
 
-// mappedOrder lists the indices of records, read from one mapping, in
-// the order of their bytes in it: that of the spill file the snapshot
-// was made of (see errkb.Storage.Order). Each record's kept raw JSON
-// starts its blob.
-func mappedOrder(records []*errkb.Record) []int {
-	at := make([]uintptr, len(records))
-	for i, r := range records {
-		at[i] = uintptr(unsafe.Pointer(unsafe.SliceData(r.Raw)))
-	}
-	order := make([]int, len(records))
+// offsetOrder lists the indices of records, read from one mapping, in
+// the order of their blobs' offsets in it: that of the spill file the
+// snapshot was made of (see errkb.Storage).
+func offsetOrder(offs []uint64) []int {
+	order := make([]int, len(offs))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(at[a], at[b]) })
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(offs[a], offs[b]) })
 	return order
 }
 
-// decodeRecords makes count records of the entries, pointing into mem.
-func decodeRecords(mem []byte, entries []byte, count uint64) ([]*errkb.Record, error) {
+// decodeRecords makes count records of the entries, pointing into mem,
+// with their blobs' offsets.
+func decodeRecords(mem []byte, entries []byte, count uint64) ([]*errkb.Record, []uint64, error) {
 	if count > uint64(len(entries)) {
-		return nil, errEntry
+		return nil, nil, errEntry
 	}
 	recs := make([]errkb.Record, count)
 	ptrs := make([]*errkb.Record, count)
+	offs := make([]uint64, count)
 	d := decoder{mem: mem, heapShort: true}
 	var err error
 	for i := range recs {
-		if entries, err = d.decode(&recs[i], entries); err != nil {
-			return nil, err
+		if entries, offs[i], err = d.decode(&recs[i], entries); err != nil {
+			return nil, nil, err
 		}
 		ptrs[i] = &recs[i]
 	}
 	if len(entries) != 0 {
-		return nil, errEntry
+		return nil, nil, errEntry
 	}
-	return ptrs, nil
+	return ptrs, offs, nil
 }
 
 // parseIndex checks an .idx file's frame and checksum and splits it.

@@ -14,8 +14,8 @@ import (
 	"github.com/errkb/errkb/internal/store"
 )
 
-// sameRecords compares datasets record by record; a snapshot may turn an
-// empty list into a nil one, which reads the same.
+// sameRecords compares datasets record by record, raw JSON included; a
+// snapshot may turn an empty list into a nil one, which reads the same.
 func sameRecords(t *testing.T, got, want *errkb.Dataset) {
 	t.Helper()
 	if got.Len() != want.Len() || got.Hash() != want.Hash() {
@@ -24,8 +24,9 @@ func sameRecords(t *testing.T, got, want *errkb.Dataset) {
 	for i, w := range want.Records {
 		g := *got.Records[i]
 		w := *w
-		g.SetRawWithHoles(g.RawJSON(), nil)
-		w.SetRawWithHoles(w.RawJSON(), nil)
+		// Raw JSON held in any form reads the same as the plain bytes.
+		g.HoldRaw(g.RawJSON(), nil)
+		w.HoldRaw(w.RawJSON(), nil)
 		for _, l := range []*[]string{&g.Solutions, &g.PreventionTips, &g.Tags, &w.Solutions, &w.PreventionTips, &w.Tags} {
 			if len(*l) == 0 {
 				*l = nil
@@ -42,31 +43,31 @@ func TestSnapshot(t *testing.T) {
 	if err := kbgen.Write(data, 2500, 6); err != nil {
 		t.Fatal(err)
 	}
-	src := errkb.Source{Name: "gen", FS: os.DirFS(data)}
+	src := errkb.Folder{Name: "gen", FS: os.DirFS(data)}
 	want, err := errkb.Load(src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	load := func() *errkb.Dataset {
+	load := func() (*errkb.Dataset, bool) {
 		t.Helper()
-		ds, err := store.Load(dir, src)
+		ds, report, err := store.Load(dir, src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := ds.SpillError(); err != nil {
-			t.Fatal(err)
+		if report.Err != nil {
+			t.Fatal(report.Err)
 		}
-		return ds
+		return ds, report.FromSnapshot
 	}
 
-	first := load()
-	if first.FromSnapshot() {
+	first, fromSnapshot := load()
+	if fromSnapshot {
 		t.Fatal("first load came from a snapshot")
 	}
 	sameRecords(t, first, want)
-	second := load()
-	if !second.FromSnapshot() {
+	second, fromSnapshot := load()
+	if !fromSnapshot {
 		t.Fatal("second load of the same files did not use the snapshot")
 	}
 	sameRecords(t, second, want)
@@ -84,8 +85,8 @@ func TestSnapshot(t *testing.T) {
 		if err := os.WriteFile(bins[0], b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ds := load()
-		if ds.FromSnapshot() {
+		ds, fromSnapshot := load()
+		if fromSnapshot {
 			t.Fatal("a damaged snapshot was used")
 		}
 		sameRecords(t, ds, want)
@@ -101,8 +102,8 @@ func TestSnapshot(t *testing.T) {
 		if err := os.WriteFile(part, []byte(changed), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ds := load()
-		if ds.FromSnapshot() {
+		ds, fromSnapshot := load()
+		if fromSnapshot {
 			t.Fatal("snapshot used although a file changed")
 		}
 		plain, err := errkb.Load(src)
@@ -125,9 +126,9 @@ func TestSnapshot(t *testing.T) {
 		}
 		sdir := t.TempDir()
 		for range 2 {
-			ds, err := store.Load(sdir, errkb.Source{Name: "bad", FS: os.DirFS(bad)})
-			if err == nil || ds.FromSnapshot() {
-				t.Fatalf("bad dataset: err %v, from snapshot %v", err, ds.FromSnapshot())
+			_, report, err := store.Load(sdir, errkb.Folder{Name: "bad", FS: os.DirFS(bad)})
+			if err == nil || report.FromSnapshot {
+				t.Fatalf("bad dataset: err %v, from snapshot %v", err, report.FromSnapshot)
 			}
 		}
 		if files, _ := os.ReadDir(sdir); len(files) != 0 {

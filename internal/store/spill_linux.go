@@ -54,17 +54,17 @@ func (sf *spillFile) spill(recs []*errkb.Record) error {
 		buf    []byte
 		bodies = make([][]byte, len(recs))
 		offs   = make([]int, len(recs))
-		fields []*string
+		sc     scratch
 	)
 	// Sized up front: grown by append, the buffer cost five times the
 	// bytes spilled in allocations. A blob is about its raw JSON's size.
 	size := 0
 	for _, r := range recs {
-		size += len(r.Raw) + len(r.Raw)/16 + 64
+		size += len(r.RawJSON()) + len(r.RawJSON())/16 + 64
 	}
 	buf = make([]byte, 0, size)
 	for i, r := range recs {
-		blob, body := encodeRecord(r, fields)
+		blob, body := encodeRecord(r, &sc)
 		offs[i] = len(buf)
 		buf = append(buf, blob...)
 		bodies[i] = body
@@ -88,8 +88,8 @@ func (sf *spillFile) spill(recs []*errkb.Record) error {
 	d := decoder{mem: mem, memOff: off}
 	saved := make([][]byte, len(recs))
 	var (
-		tmp       errkb.Record
-		tmpFields []*string
+		tmp   errkb.Record
+		texts []errkb.Text
 	)
 	for i, r := range recs {
 		entry := binary.AppendUvarint(make([]byte, 0, len(bodies[i])+5), uint64(off)+uint64(offs[i]))
@@ -98,23 +98,22 @@ func (sf *spillFile) spill(recs []*errkb.Record) error {
 		// takes the long fields and the raw JSON from the mapping and
 		// keeps its short fields, which building the index reads all of,
 		// on the heap.
-		if _, err := d.decode(&tmp, entry); err != nil {
+		if _, _, err := d.decode(&tmp, entry); err != nil {
 			return fmt.Errorf("spill file: %w", err) // a bug: the entry was just made
 		}
-		fields = errkb.AppendTextFields(fields[:0], r)
-		tmpFields = errkb.AppendTextFields(tmpFields[:0], &tmp)
-		if len(fields) != len(tmpFields) {
+		texts = errkb.AppendTexts(texts[:0], r)
+		if len(texts) != len(d.texts) {
 			return fmt.Errorf("spill file: record %s decodes to other fields", r.ID)
 		}
-		for k, p := range fields {
-			if *p != *tmpFields[k] {
+		for k, t := range texts {
+			if *t.P != *d.texts[k].P {
 				return fmt.Errorf("spill file: record %s decodes to other text", r.ID)
 			}
-			if len(*p) >= spillMin {
-				*p = *tmpFields[k]
+			if len(*t.P) >= spillMin {
+				*t.P = *d.texts[k].P
 			}
 		}
-		r.SetRawWithHoles(tmp.Raw, tmp.RawHoles())
+		r.HoldRaw(d.held, rawHolder{})
 		saved[i] = entry
 	}
 	// Checking the entries read every page of the batch. Left mapped,
@@ -159,7 +158,7 @@ func (sf *spillFile) release() {
 }
 
 // order lists the indices of records, all spilled here, in the order of
-// their bytes in the file (see errkb.Storage.Order); nil when any was not
+// their bytes in the file (see errkb.Storage); nil when any was not
 // spilled.
 func (sf *spillFile) order(records []*errkb.Record) []int {
 	sf.mu.Lock()

@@ -19,7 +19,7 @@ import (
 // resident were the whole file, 397 MiB, at the moment the heap was at
 // its fullest.
 func TestSpillLeavesNoPagesResident(t *testing.T) {
-	ds, err := errkb.Load(errkb.Source{Name: "gen", FS: kbgen.FS(1000, 3)})
+	ds, err := errkb.Load(errkb.Folder{Name: "gen", FS: kbgen.FS(1000, 3)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // the spilled ones leave most of their bytes off the Go heap.
 func TestSpillKeepsRecordsAndFreesTheHeap(t *testing.T) {
 	fsys := kbgen.FS(3000, 4)
-	src := errkb.Source{Name: "gen", FS: fsys}
+	src := errkb.Folder{Name: "gen", FS: fsys}
 
 	heapAfter := func(load func() (*errkb.Dataset, error)) (*errkb.Dataset, uint64) {
 		runtime.GC()
@@ -31,11 +31,13 @@ func TestSpillKeepsRecordsAndFreesTheHeap(t *testing.T) {
 		return ds, after.HeapAlloc - min(after.HeapAlloc, before.HeapAlloc)
 	}
 	plain, plainHeap := heapAfter(func() (*errkb.Dataset, error) { return errkb.Load(src) })
-	spilled, spilledHeap := heapAfter(func() (*errkb.Dataset, error) {
-		return store.Load(t.TempDir(), src)
+	var report store.Report
+	spilled, spilledHeap := heapAfter(func() (ds *errkb.Dataset, err error) {
+		ds, report, err = store.Load(t.TempDir(), src)
+		return ds, err
 	})
-	if err := spilled.SpillError(); err != nil {
-		t.Fatalf("spill failed: %v", err)
+	if report.Err != nil {
+		t.Fatalf("spill failed: %v", report.Err)
 	}
 	if plain.Len() != spilled.Len() || plain.Hash() != spilled.Hash() {
 		t.Fatalf("spilled dataset differs: %d records, hash %s; want %d, %s", spilled.Len(), spilled.Hash(), plain.Len(), plain.Hash())

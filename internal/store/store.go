@@ -3,7 +3,23 @@
 // read-only mapping of a file (spill), and a dataset loaded without
 // problems is saved beside it as a snapshot that a later start with the
 // same files and binary reads instead of parsing JSON. Records read the
-// same either way; errkb itself knows nothing of files or mappings.
+// same either way.
+//
+// It works through the contract errkb declares for a storage engine, and
+// knows no field of a record:
+//
+//   - errkb.Options.Parsed hands it each file's records as they are
+//     parsed, to move their bytes (spill_linux.go);
+//   - errkb.AppendTexts and errkb.AppendShape list a record's values in
+//     the field table's order, and errkb.Arena.SetShape sets the shape
+//     back and lists the texts to set, so that it saves and reads records
+//     (codec_linux.go) without naming a field;
+//   - errkb.Record.HoldRaw takes a record's raw JSON as this package keeps
+//     it, with holes where its text and keys were (holes.go), and rawHolder
+//     gives the bytes back;
+//   - errkb.Dataset.SetStorage takes storage, which releases the records'
+//     pages, gives the order to read them in, and the hash a snapshot
+//     saved.
 package store
 
 import (
@@ -13,17 +29,27 @@ import (
 	"github.com/errkb/errkb"
 )
 
+// Report says how Load held a dataset's records.
+type Report struct {
+	// FromSnapshot is set when the records were read from the snapshot
+	// saved by an earlier start rather than from their files.
+	FromSnapshot bool
+	// Err is why the records stayed on the heap, or were not saved for
+	// the next start; nil when both were done.
+	Err error
+}
+
 // Load is errkb.Load with the records' text spilled into a file in dir,
 // or read from the snapshot of the same files saved there by an earlier
 // start. Where spilling is not possible the records stay on the heap, and
-// the dataset's SpillError says why.
-func Load(dir string, sources ...errkb.Source) (*errkb.Dataset, error) {
+// the report says why.
+func Load(dir string, folders ...errkb.Folder) (*errkb.Dataset, Report, error) {
 	// Without a list of the files there is no snapshot to read or save.
-	files, listErr := listFiles(sources)
+	files, listErr := listFiles(folders)
 	if listErr == nil {
 		if ds, err := loadSnapshot(dir, files); err == nil {
-			ds.Provenance = errkb.ReadProvenance(sources...)
-			return ds, nil
+			ds.Provenance = errkb.ReadProvenance(folders...)
+			return ds, Report{FromSnapshot: true}, nil
 		}
 	}
 	var (
@@ -39,46 +65,52 @@ func Load(dir string, sources ...errkb.Source) (*errkb.Dataset, error) {
 		}
 	}
 	sf, spillErr := newSpillFile(dir)
-	var (
-		mu      sync.Mutex
-		digests = make(map[*errkb.Record][32]byte)
-	)
+	var mu sync.Mutex
 	parsed := func(recs []*errkb.Record) {
-		sums := make([][32]byte, len(recs))
-		for i, r := range recs {
-			sums[i] = errkb.RecordDigest(r)
+		if sf == nil {
+			return
 		}
-		var err error
-		if sf != nil {
-			err = sf.spill(recs)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		for i, r := range recs {
-			digests[r] = sums[i]
-		}
-		if err != nil && spillErr == nil {
-			spillErr = err
+		if err := sf.spill(recs); err != nil {
+			mu.Lock()
+			defer mu.Unlock()
+			if spillErr == nil {
+				spillErr = err
+			}
 		}
 	}
-	ds, err := errkb.LoadWithOptions(errkb.Options{Parsed: parsed}, sources...)
-	st := errkb.Storage{Err: spillErr, Digests: digests}
+	ds, err := errkb.LoadWithOptions(errkb.Options{Parsed: parsed}, folders...)
+	report := Report{Err: spillErr}
 	if sf != nil {
-		st.Release = sf.release
 		order := sf.order(ds.Records)
-		st.Order = func() []int { return order }
+		ds.SetStorage(&storage{release: sf.release, order: func() []int { return order }})
 		// The snapshot records the dataset's hash: made of the digests
-		// taken while spilling, it reads no spilled page back (from the
-		// records, it read and mapped the whole file).
-		ds.SetStorage(st)
+		// loading took before spilling, it reads no spilled page back
+		// (from the records, it read and mapped the whole file).
 		if err == nil && spillErr == nil && key != "" {
 			if serr := saveSnapshot(dir, key, ds, sf, madeOf); serr != nil {
-				st.Err = fmt.Errorf("save snapshot: %w", serr)
+				report.Err = fmt.Errorf("save snapshot: %w", serr)
 			}
 		}
 		sf.done()
 	}
-	ds.SetStorage(st)
 	ds.ReleasePages()
-	return ds, err
+	return ds, report, err
 }
+
+// storage is what this package tells a dataset it holds (errkb.Storage).
+type storage struct {
+	release func()
+	order   func() []int // nil: Records' own
+	hash    string       // saved with a snapshot
+}
+
+func (s *storage) ReleasePages() { s.release() }
+
+func (s *storage) ReadOrder() []int {
+	if s.order == nil {
+		return nil
+	}
+	return s.order()
+}
+
+func (s *storage) SavedHash() string { return s.hash }

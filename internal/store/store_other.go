@@ -27,7 +27,7 @@ type datasetFile struct{}
 
 type manifest struct{}
 
-func listFiles([]errkb.Source) ([]datasetFile, error) { return nil, errors.New("no snapshots") }
+func listFiles([]errkb.Folder) ([]datasetFile, error) { return nil, errors.New("no snapshots") }
 
 func hashFiles([]datasetFile) (manifest, string, error) {
 	return manifest{}, "", errors.New("no snapshots")

@@ -20,7 +20,7 @@ import (
 // (substitutions, insertions, deletions, transpositions) and with
 // unrelated words.
 func TestEditAutomatonMatchesVellum(t *testing.T) {
-	ds, err := errkb.Load(errkb.Source{Name: "relevance", FS: os.DirFS("../../../testdata/relevance/dataset")})
+	ds, err := errkb.Load(errkb.Folder{Name: "relevance", FS: os.DirFS("../../../testdata/relevance/dataset")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,7 +136,7 @@ func FuzzReadTables(f *testing.F) {
 }
 
 func relevanceDataset(f *testing.F) *errkb.Dataset {
-	ds, err := errkb.Load(errkb.Source{Name: "relevance", FS: os.DirFS("../../../testdata/relevance/dataset")})
+	ds, err := errkb.Load(errkb.Folder{Name: "relevance", FS: os.DirFS("../../../testdata/relevance/dataset")})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func generated(t *testing.T, n int, seed uint64) *errkb.Dataset {
 	if err := kbgen.Write(dir, n, seed); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := errkb.Load(errkb.Source{Name: "gen", FS: os.DirFS(dir)})
+	ds, err := errkb.Load(errkb.Folder{Name: "gen", FS: os.DirFS(dir)})
 	if err != nil {
 		t.Fatal(err)
 	}
