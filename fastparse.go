@@ -60,6 +60,11 @@ func (c *limitChecker) text(f *fieldInfo, p *string) {
 	if len(*p) > limit || class == classMarkdown && strings.ContainsAny(*p, ":&") && dangerousLink(*p) != "" {
 		c.broken = true
 	}
+	// The links of objects (a call site's, a source's) are checked by the
+	// careful path, which names the element.
+	if f.name == "githubUrl" && *p != "" && checkGithubURL(*p) != "" || f.name != "githubUrl" && urlKey(f.name) && !AllowedURL(*p) {
+		c.broken = true
+	}
 }
 
 func (c *limitChecker) count(_ *fieldInfo, n int) int {
@@ -130,31 +135,45 @@ func plainKnownKeys(obj []byte) bool {
 			return false
 		}
 		seen[i] = true
-		f := &knownFields[i]
-		return f.kind != kindObjects || plainObjects(value, f.elems.fields)
+		return plainValue(value, &knownFields[i].fieldInfo)
 	})
 }
 
+// plainValue reports whether the objects in value, the value of f, hold
+// only the keys of their tables, spelled exactly and appearing once, at
+// any depth, so that nothing in them escapes the fast path's checks.
+func plainValue(value []byte, f *fieldInfo) bool {
+	switch f.kind {
+	case kindObjects:
+		return plainObjects(value, f.elems.fields)
+	case kindObject:
+		return isNull(value) || plainObject(value, f.elems.fields)
+	}
+	return true
+}
+
 // plainObjects reports whether every entry of an array of objects is null
-// or an object whose keys are the elements' fields, spelled exactly and
-// appearing once, so that nothing in it escapes the fast path's checks.
+// or a plain object of the elements' fields (plainObject).
 func plainObjects(arr []byte, fields []fieldInfo) bool {
 	if isNull(arr) {
 		return true
 	}
 	return eachElem(arr, func(elem []byte) bool {
-		if isNull(elem) {
-			return true
+		return isNull(elem) || plainObject(elem, fields)
+	})
+}
+
+// plainObject reports whether the object obj has only keys of fields,
+// each once, whose values are plain in turn.
+func plainObject(obj []byte, fields []fieldInfo) bool {
+	var seen uint64 // table_test.go checks that an object has at most 64
+	return eachKey(obj, func(key string, value []byte) bool {
+		i := slices.IndexFunc(fields, func(f fieldInfo) bool { return f.name == key })
+		if i < 0 || seen&(1<<i) != 0 {
+			return false
 		}
-		var seen uint64 // table_test.go checks that an element has at most 64
-		return eachKey(elem, func(key string, _ []byte) bool {
-			i := slices.IndexFunc(fields, func(f fieldInfo) bool { return f.name == key })
-			if i < 0 || seen&(1<<i) != 0 {
-				return false
-			}
-			seen |= 1 << i
-			return true
-		})
+		seen |= 1 << i
+		return plainValue(value, &fields[i])
 	})
 }
 

@@ -55,6 +55,18 @@ var knownFields = []field[Record]{
 	strs("wraps", 0, func(r *Record) *[]string { return &r.Wraps }),
 	strs("wrappedBy", 0, func(r *Record) *[]string { return &r.WrappedBy }),
 	str("goPackage", shared, func(r *Record) *string { return &r.GoPackage }),
+	str("qualifiedName", 0, func(r *Record) *string { return &r.QualifiedName }),
+	strs("aliases", 0, func(r *Record) *[]string { return &r.Aliases }),
+	flag("internal", 0, func(r *Record) *bool { return &r.Internal }),
+	str("surface", shared, func(r *Record) *string { return &r.Surface }),
+	objs("faces", 0, "face", func(r *Record) *[]Face { return &r.Faces }, faceFields),
+	objs("conditions", 0, "condition", func(r *Record) *[]Condition { return &r.Conditions }, conditionFields),
+	objs("returnedBy", 0, "entry", func(r *Record) *[]Entry { return &r.ReturnedBy }, entryFields),
+	objs("handledAt", 0, "check", func(r *Record) *[]Check { return &r.HandledAt }, checkEntryFields),
+	objs("tests", 0, "test", func(r *Record) *[]Test { return &r.Tests }, recordTestFields),
+	objs("docs", 0, "doc", func(r *Record) *[]Doc { return &r.Docs }, docFields),
+	obj("history", 0, "history", func(r *Record) **History { return &r.History }, historyFields),
+	objs("sources", 0, "source", func(r *Record) *[]Citation { return &r.Sources }, citationFields),
 }
 
 // callSiteFields are the keys of one callSites entry. Their strings are
@@ -64,6 +76,109 @@ var callSiteFields = []field[CallSite]{
 	num("lineNumber", 0, func(c *CallSite) *int { return &c.LineNumber }),
 	str("function", bulk, func(c *CallSite) *string { return &c.Function }),
 	str("githubUrl", bulk, func(c *CallSite) *string { return &c.GithubURL }),
+}
+
+// The tables of the objects in the fields above. Their paths, functions
+// and links are read by pages only (bulk); code and doc comments may be
+// long (code).
+
+var placeFields = []field[Place]{
+	str("filePath", bulk, func(p *Place) *string { return &p.FilePath }),
+	num("lineNumber", 0, func(p *Place) *int { return &p.LineNumber }),
+	str("githubUrl", bulk, func(p *Place) *string { return &p.GithubURL }),
+}
+
+var faceFields = []field[Face]{
+	str("id", 0, func(f *Face) *string { return &f.ID }),
+	str("side", shared, func(f *Face) *string { return &f.Side }),
+	str("package", shared, func(f *Face) *string { return &f.Package }),
+	str("name", 0, func(f *Face) *string { return &f.Name }),
+	str("relation", bulk, func(f *Face) *string { return &f.Relation }),
+	str("filePath", bulk, func(f *Face) *string { return &f.FilePath }),
+	num("lineNumber", 0, func(f *Face) *int { return &f.LineNumber }),
+	str("githubUrl", bulk, func(f *Face) *string { return &f.GithubURL }),
+}
+
+var conditionFields = []field[Condition]{
+	str("function", bulk, func(c *Condition) *string { return &c.Function }),
+	str("filePath", bulk, func(c *Condition) *string { return &c.FilePath }),
+	num("lineNumber", 0, func(c *Condition) *int { return &c.LineNumber }),
+	str("githubUrl", bulk, func(c *Condition) *string { return &c.GithubURL }),
+	flag("unconditional", 0, func(c *Condition) *bool { return &c.Unconditional }),
+	objs("guards", 0, "guard", func(c *Condition) *[]Guard { return &c.Guards }, guardFields),
+	objs("settings", 0, "setting", func(c *Condition) *[]Setting { return &c.Settings }, settingFields),
+}
+
+var guardFields = []field[Guard]{
+	str("expr", code|bulk, func(g *Guard) *string { return &g.Expr }),
+	str("kind", shared, func(g *Guard) *string { return &g.Kind }),
+	str("filePath", bulk, func(g *Guard) *string { return &g.FilePath }),
+	num("lineNumber", 0, func(g *Guard) *int { return &g.LineNumber }),
+	str("githubUrl", bulk, func(g *Guard) *string { return &g.GithubURL }),
+}
+
+var settingFields = []field[Setting]{
+	str("field", bulk, func(s *Setting) *string { return &s.Field }),
+	str("type", bulk, func(s *Setting) *string { return &s.Type }),
+	str("doc", code|bulk, func(s *Setting) *string { return &s.Doc }),
+	str("filePath", bulk, func(s *Setting) *string { return &s.FilePath }),
+	num("lineNumber", 0, func(s *Setting) *int { return &s.LineNumber }),
+	str("githubUrl", bulk, func(s *Setting) *string { return &s.GithubURL }),
+	str("configKey", bulk, func(s *Setting) *string { return &s.ConfigKey }),
+	obj("configAt", 0, "place", func(s *Setting) **Place { return &s.ConfigAt }, placeFields),
+}
+
+var entryFields = []field[Entry]{
+	str("function", bulk, func(e *Entry) *string { return &e.Function }),
+	str("package", shared, func(e *Entry) *string { return &e.Package }),
+	str("filePath", bulk, func(e *Entry) *string { return &e.FilePath }),
+	num("lineNumber", 0, func(e *Entry) *int { return &e.LineNumber }),
+	str("githubUrl", bulk, func(e *Entry) *string { return &e.GithubURL }),
+	objs("chain", 0, "call-site", func(e *Entry) *[]CallSite { return &e.Chain }, callSiteFields),
+}
+
+var checkEntryFields = []field[Check]{
+	str("function", bulk, func(c *Check) *string { return &c.Function }),
+	str("check", code|bulk, func(c *Check) *string { return &c.Check }),
+	str("code", code|bulk, func(c *Check) *string { return &c.Code }),
+	num("codeStart", 0, func(c *Check) *int { return &c.CodeStart }),
+	num("codeEnd", 0, func(c *Check) *int { return &c.CodeEnd }),
+	str("filePath", bulk, func(c *Check) *string { return &c.FilePath }),
+	num("lineNumber", 0, func(c *Check) *int { return &c.LineNumber }),
+	str("githubUrl", bulk, func(c *Check) *string { return &c.GithubURL }),
+}
+
+var recordTestFields = []field[Test]{
+	str("name", bulk, func(t *Test) *string { return &t.Name }),
+	str("package", shared, func(t *Test) *string { return &t.Package }),
+	str("assertion", code|bulk, func(t *Test) *string { return &t.Assertion }),
+	str("filePath", bulk, func(t *Test) *string { return &t.FilePath }),
+	num("lineNumber", 0, func(t *Test) *int { return &t.LineNumber }),
+	str("githubUrl", bulk, func(t *Test) *string { return &t.GithubURL }),
+}
+
+var docFields = []field[Doc]{
+	str("of", bulk, func(d *Doc) *string { return &d.Of }),
+	str("text", code|bulk, func(d *Doc) *string { return &d.Text }),
+	str("filePath", bulk, func(d *Doc) *string { return &d.FilePath }),
+	num("lineNumber", 0, func(d *Doc) *int { return &d.LineNumber }),
+	str("githubUrl", bulk, func(d *Doc) *string { return &d.GithubURL }),
+}
+
+var historyFields = []field[History]{
+	str("firstVersion", 0, func(h *History) *string { return &h.FirstVersion }),
+	str("removedIn", 0, func(h *History) *string { return &h.RemovedIn }),
+	objs("messages", 0, "message", func(h *History) *[]OldMessage { return &h.Messages }, oldMessageFields),
+}
+
+var oldMessageFields = []field[OldMessage]{
+	str("message", 0, func(m *OldMessage) *string { return &m.Message }),
+	strs("versions", 0, func(m *OldMessage) *[]string { return &m.Versions }),
+}
+
+var citationFields = []field[Citation]{
+	str("url", bulk, func(c *Citation) *string { return &c.URL }),
+	str("note", bulk, func(c *Citation) *string { return &c.Note }),
 }
 
 // knownFieldIndex maps each known field name to its position in knownFields.
@@ -96,7 +211,7 @@ func KnownKeys() []string {
 			}
 		}
 		for _, f := range fs {
-			if f.kind == kindObjects {
+			if f.kind == kindObjects || f.kind == kindObject {
 				add(f.elems.fields)
 			}
 		}

@@ -45,41 +45,44 @@ func checkHostile(fields map[string]json.RawMessage, loc Location) Problems {
 
 // checkSizes applies the field caps to one known field.
 func checkSizes(name string, v any, add func(field, msg string)) {
-	i, ok := knownFieldIndex[name]
-	if !ok {
-		return
+	if i, ok := knownFieldIndex[name]; ok {
+		checkValueSizes(name, &knownFields[i].fieldInfo, v, add)
 	}
-	f := &knownFields[i].fieldInfo
+}
+
+// checkValueSizes applies f's caps to its value v, named path, and those
+// of its objects' fields to theirs, at any depth. A string under a key the
+// table does not list is held to the cap of plain text.
+func checkValueSizes(path string, f *fieldInfo, v any, add func(field, msg string)) {
 	limit, what := f.class().limit()
 	switch v := v.(type) {
 	case string:
 		if len(v) > limit {
-			add(name, fmt.Sprintf("%s of %d bytes; at most %d", what, len(v), limit))
+			add(path, fmt.Sprintf("%s of %d bytes; at most %d", what, len(v), limit))
 		}
 	case []any:
 		if len(v) > MaxListEntries {
-			add(name, fmt.Sprintf("has %d entries; at most %d", len(v), MaxListEntries))
+			add(path, fmt.Sprintf("has %d entries; at most %d", len(v), MaxListEntries))
 		}
 		for i, e := range v {
-			switch e := e.(type) {
-			case string:
-				if len(e) > limit {
-					add(fmt.Sprintf("%s[%d]", name, i), fmt.Sprintf("%s of %d bytes; at most %d", what, len(e), limit))
-				}
-			case map[string]any: // an element of an array of objects
-				for _, k := range slices.Sorted(maps.Keys(e)) {
-					limit, what := elementClass(f, k).limit()
-					if s, ok := e[k].(string); ok && len(s) > limit {
-						add(fmt.Sprintf("%s[%d].%s", name, i, k), fmt.Sprintf("%s of %d bytes; at most %d", what, len(s), limit))
-					}
-				}
+			checkValueSizes(fmt.Sprintf("%s[%d]", path, i), f, e, add)
+		}
+	case map[string]any: // an object, or an element of an array of objects
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			if ef, ok := f.elems.field(k); ok {
+				checkValueSizes(path+"."+k, ef, v[k], add)
+				continue
+			}
+			limit, what := elementClass(f, k).limit()
+			if s, ok := v[k].(string); ok && len(s) > limit {
+				add(path+"."+k, fmt.Sprintf("%s of %d bytes; at most %d", what, len(s), limit))
 			}
 		}
 	}
 }
 
-// elementClass is the class of the key k of an element of f, an array of
-// objects: its field's, or text for a key the table does not list.
+// elementClass is the class of the key k of an object of f: its field's,
+// or text for a key the table does not list.
 func elementClass(f *fieldInfo, k string) textClass {
 	if e, ok := f.elems.field(k); ok {
 		return e.class()
@@ -115,9 +118,17 @@ func jsonDepth(raw []byte) int {
 func checkURLs(path, key string, v any, add func(field, msg string)) {
 	switch v := v.(type) {
 	case string:
-		// githubUrl, of the record or of a call site, is held to more:
-		// checkRecord wants an https://github.com/ URL.
-		if urlKey(key) && key != "githubUrl" && !AllowedURL(v) {
+		// githubUrl is held to more: an https://github.com/ URL. The
+		// record's own is checkRecord's; those of its objects (a call
+		// site, a condition's guard) are checked here, at any depth.
+		switch {
+		case key == "githubUrl":
+			if path != key && v != "" {
+				if msg := checkGithubURL(v); msg != "" {
+					add(path, msg)
+				}
+			}
+		case urlKey(key) && !AllowedURL(v):
 			add(path, "must be an http, https or mailto URL, got "+quote(v))
 		}
 		if isMarkdown(key) {

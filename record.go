@@ -48,6 +48,30 @@ type Record struct {
 	WrappedBy        []string   `json:"wrappedBy"`   // ids of records that wrap this one
 	GoPackage        string     `json:"goPackage"`   // import path of the package that defines the error
 
+	// Identity: the name the code uses, package-qualified for headlines
+	// ("nats.ErrNoResponders"), older names that still resolve, whether
+	// the error belongs to an internal package or test helper, how an
+	// engineer meets it, and the same error seen from other places.
+	QualifiedName string   `json:"qualifiedName"`
+	Aliases       []string `json:"aliases"`
+	Internal      bool     `json:"internal,omitempty"`
+	Surface       string   `json:"surface"`
+	Faces         []Face   `json:"faces"`
+
+	// Knowledge derived from the code, each fact with its line: when the
+	// error happens, which exported functions pass it on, where the
+	// project checks for it, which of its tests provoke it, and what its
+	// doc comments say.
+	Conditions []Condition `json:"conditions"`
+	ReturnedBy []Entry     `json:"returnedBy"`
+	HandledAt  []Check     `json:"handledAt"`
+	Tests      []Test      `json:"tests"`
+	Docs       []Doc       `json:"docs"`
+	// History is the versions the error appears in and its older wordings.
+	History *History `json:"history,omitempty"`
+	// Sources are what curated prose rests on: each claim links to one.
+	Sources []Citation `json:"sources"`
+
 	// DatasetVersion comes from the envelope; empty for a bare record.
 	DatasetVersion string `json:"-"`
 	// Location names the file and line the record was read from.
@@ -93,6 +117,135 @@ type CallSite struct {
 	LineNumber int    `json:"lineNumber"`
 	Function   string `json:"function"`
 	GithubURL  string `json:"githubUrl"`
+}
+
+// Surfaces: how an engineer meets an error (Record.Surface).
+const (
+	SurfaceReturned = "returned" // reaches callers of the package's API
+	SurfaceProtocol = "protocol" // sent to clients over the wire
+	SurfaceLog      = "log"      // written to the log only
+	SurfaceStartup  = "startup"  // refuses to start
+)
+
+// Place is where a fact was read: a line of the project's source at the
+// analysed version, and its link.
+type Place struct {
+	FilePath   string `json:"filePath"`
+	LineNumber int    `json:"lineNumber"`
+	GithubURL  string `json:"githubUrl"`
+}
+
+// Face is the same error seen from another place: the server's error and
+// the client's constant and sentinels for its code, or one message in two
+// packages of a module. The place states the fact that joins them.
+type Face struct {
+	ID         string `json:"id"`       // the other record
+	Side       string `json:"side"`     // "server" or "client"
+	Package    string `json:"package"`  // the other record's Go package
+	Name       string `json:"name"`     // its qualified name, or its message
+	Relation   string `json:"relation"` // what joins them: "err_code 10059", "same message"
+	FilePath   string `json:"filePath"`
+	LineNumber int    `json:"lineNumber"`
+	GithubURL  string `json:"githubUrl"`
+}
+
+// Condition is when the error is made at one place: the guards around
+// that place, innermost first, and the settings they read.
+type Condition struct {
+	Function      string    `json:"function"`
+	FilePath      string    `json:"filePath"`
+	LineNumber    int       `json:"lineNumber"`
+	GithubURL     string    `json:"githubUrl"`
+	Unconditional bool      `json:"unconditional,omitempty"` // no guard in Function
+	Guards        []Guard   `json:"guards"`
+	Settings      []Setting `json:"settings"`
+}
+
+// Guard is one condition as written in Go.
+type Guard struct {
+	Expr       string `json:"expr"`
+	Kind       string `json:"kind"` // "if", "else", "case" or "call"
+	FilePath   string `json:"filePath"`
+	LineNumber int    `json:"lineNumber"`
+	GithubURL  string `json:"githubUrl"`
+}
+
+// Setting is a configuration field a guard reads, with the key that sets
+// it where the project's config parser assigns it from one.
+type Setting struct {
+	Field      string `json:"field"`
+	Type       string `json:"type"`
+	Doc        string `json:"doc"`
+	FilePath   string `json:"filePath"` // the field's declaration
+	LineNumber int    `json:"lineNumber"`
+	GithubURL  string `json:"githubUrl"`
+	ConfigKey  string `json:"configKey"`
+	ConfigAt   *Place `json:"configAt,omitempty"` // where the parser assigns it
+}
+
+// Entry is an exported function from which the error reaches a caller,
+// with one call chain, entry first, to where the error is made.
+type Entry struct {
+	Function   string     `json:"function"`
+	Package    string     `json:"package"`
+	FilePath   string     `json:"filePath"`
+	LineNumber int        `json:"lineNumber"`
+	GithubURL  string     `json:"githubUrl"`
+	Chain      []CallSite `json:"chain"`
+}
+
+// Check is a place in the project's own code that checks for the error,
+// with the handling block as written.
+type Check struct {
+	Function   string `json:"function"`
+	Check      string `json:"check"` // the test, as written: errors.Is(err, ErrX)
+	Code       string `json:"code"`
+	CodeStart  int    `json:"codeStart"`
+	CodeEnd    int    `json:"codeEnd"`
+	FilePath   string `json:"filePath"`
+	LineNumber int    `json:"lineNumber"`
+	GithubURL  string `json:"githubUrl"`
+}
+
+// Test is a test of the project that provokes the error and asserts it.
+type Test struct {
+	Name       string `json:"name"`
+	Package    string `json:"package"`
+	Assertion  string `json:"assertion"`
+	FilePath   string `json:"filePath"`
+	LineNumber int    `json:"lineNumber"`
+	GithubURL  string `json:"githubUrl"`
+}
+
+// Doc is a doc comment or documentation text that speaks of the error.
+type Doc struct {
+	Of         string `json:"of"` // what it documents: a function, "errors.json description"
+	Text       string `json:"text"`
+	FilePath   string `json:"filePath"`
+	LineNumber int    `json:"lineNumber"`
+	GithubURL  string `json:"githubUrl"`
+}
+
+// History is the versions an error appears in: the first, its older
+// wordings with the versions that used them, and the one it was removed in.
+type History struct {
+	FirstVersion string       `json:"firstVersion"`
+	RemovedIn    string       `json:"removedIn"`
+	Messages     []OldMessage `json:"messages"`
+}
+
+// OldMessage is an earlier wording and the first and last versions that
+// used it.
+type OldMessage struct {
+	Message  string   `json:"message"`
+	Versions []string `json:"versions"`
+}
+
+// Citation is a source a curated claim rests on: a line of code at a
+// pinned version, a page of the project's docs, a maintainer's answer.
+type Citation struct {
+	URL  string `json:"url"`
+	Note string `json:"note"`
 }
 
 // Provenance says where a project's records came from and under which license.

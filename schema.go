@@ -18,6 +18,8 @@ const (
 	kindInt
 	kindStringList
 	kindObjects
+	kindBool
+	kindObject
 )
 
 // attrs are what a field's row says of it beyond its name and type.
@@ -72,7 +74,8 @@ type fieldInfo struct {
 	kind     fieldKind
 	nullable bool // a pointer in Go: absent and null are nil
 	attrs    attrs
-	// elems describes the elements of a kindObjects field.
+	// elems describes the elements of a kindObjects field, or the one
+	// object of a kindObject field.
 	elems objectsInfo
 }
 
@@ -99,6 +102,10 @@ func (f *fieldInfo) kindName() string {
 		return "an array of strings"
 	case kindObjects:
 		return "an array of " + f.elems.describe()
+	case kindBool:
+		return "true or false"
+	case kindObject:
+		return "an object: " + f.elems.describe()
 	}
 	return "a string"
 }
@@ -113,7 +120,9 @@ type field[T any] struct {
 	num     func(*T) *int
 	optNum  func(*T) **int
 	strs    func(*T) *[]string
+	boolean func(*T) *bool
 	objects objectList[T]
+	object  objectList[T]
 }
 
 // The constructors of a row, one per Go type a field may have.
@@ -146,6 +155,19 @@ func objs[T, E any](name string, a attrs, noun string, at func(*T) *[]E, fields 
 	return field[T]{fieldInfo: fieldInfo{name: name, kind: kindObjects, attrs: a, elems: o.info}, objects: o}
 }
 
+// flag is a true-or-false field; false and absent read alike.
+func flag[T any](name string, a attrs, at func(*T) *bool) field[T] {
+	return field[T]{fieldInfo: fieldInfo{name: name, kind: kindBool, attrs: a}, boolean: at}
+}
+
+// obj is one object of type E, read through its own table; absent and
+// null are nil. noun names it in problems ("history").
+func obj[T, E any](name string, a attrs, noun string, at func(*T) **E, fields []field[E]) field[T] {
+	o := &objectOf[T, E]{at: at, fields: fields}
+	o.info = objectsInfo{noun: noun, fields: infos(fields)}
+	return field[T]{fieldInfo: fieldInfo{name: name, kind: kindObject, nullable: true, attrs: a, elems: o.info}, object: o}
+}
+
 func infos[T any](fields []field[T]) []fieldInfo {
 	out := make([]fieldInfo, len(fields))
 	for i := range fields {
@@ -155,13 +177,16 @@ func infos[T any](fields []field[T]) []fieldInfo {
 }
 
 // objectList is the accessor of an array-of-objects field of T, with the
-// table of its elements; objectsOf implements it for element type E.
+// table of its elements; objectsOf implements it for element type E, and
+// objectOf for a field of one object of type E.
 type objectList[T any] interface {
 	walk(p *T, f *fieldInfo, v visitor)
-	// value points at the field's slice in p (a *[]E).
+	// value points at the field's slice in p (a *[]E), or at its
+	// pointer (a **E).
 	value(p *T) any
 	// decodes reports whether the JSON value raw is an array whose
-	// elements decode as the element type.
+	// elements decode as the element type (for one object, an object
+	// that decodes as E).
 	decodes(raw []byte) bool
 }
 
@@ -178,8 +203,22 @@ func (o *objectsOf[T, E]) decodes(raw []byte) bool {
 	return isArray(raw) && json.Unmarshal(raw, &l) == nil
 }
 
+// objectOf is the accessor of a one-object field of T, of type E.
+type objectOf[T, E any] struct {
+	at     func(*T) **E
+	fields []field[E]
+	info   objectsInfo
+}
+
+func (o *objectOf[T, E]) value(p *T) any { return o.at(p) }
+
+func (o *objectOf[T, E]) decodes(raw []byte) bool {
+	var e E
+	return bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) && json.Unmarshal(raw, &e) == nil
+}
+
 // objectsInfo is what the passes that read JSON, not records, need of an
-// array of objects: its elements' fields.
+// array of objects, or of one object: its fields.
 type objectsInfo struct {
 	noun   string
 	fields []fieldInfo

@@ -14,6 +14,18 @@ import (
 func TestFieldTableMatchesRecord(t *testing.T) {
 	checkTable(t, knownFields)
 	checkTable(t, callSiteFields)
+	checkTable(t, placeFields)
+	checkTable(t, faceFields)
+	checkTable(t, conditionFields)
+	checkTable(t, guardFields)
+	checkTable(t, settingFields)
+	checkTable(t, entryFields)
+	checkTable(t, checkEntryFields)
+	checkTable(t, recordTestFields)
+	checkTable(t, docFields)
+	checkTable(t, historyFields)
+	checkTable(t, oldMessageFields)
+	checkTable(t, citationFields)
 	checkInfos(t, reflect.TypeFor[Record](), infos(knownFields))
 }
 
@@ -41,7 +53,8 @@ func checkInfos(t *testing.T, typ reflect.Type, rows []fieldInfo) {
 			t.Errorf("%s.%s (%q): no row of its kind", typ, sf.Name, name)
 			continue
 		}
-		if f.kind == kindObjects {
+		switch f.kind {
+		case kindObjects, kindObject:
 			checkInfos(t, sf.Type.Elem(), f.elems.fields)
 		}
 	}
@@ -102,6 +115,10 @@ func goKind(t reflect.Type) (fieldKind, bool) {
 		return kindStringList, nullable
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
 		return kindObjects, nullable
+	case t.Kind() == reflect.Bool:
+		return kindBool, nullable
+	case t.Kind() == reflect.Struct && nullable:
+		return kindObject, nullable
 	}
 	return -1, nullable
 }
@@ -119,8 +136,12 @@ func rowValue[T any](f *field[T], p *T) any {
 		return f.optNum(p)
 	case f.strs != nil:
 		return f.strs(p)
+	case f.boolean != nil:
+		return f.boolean(p)
 	case f.objects != nil:
 		return f.objects.value(p)
+	case f.object != nil:
+		return f.object.value(p)
 	}
 	return nil
 }

@@ -45,6 +45,11 @@ func (f *field[T]) decodes(v json.RawMessage) bool {
 		return isArray(v) && json.Unmarshal(v, &l) == nil
 	case kindObjects:
 		return f.objects.decodes(v)
+	case kindBool:
+		var b bool
+		return json.Unmarshal(v, &b) == nil
+	case kindObject:
+		return f.object.decodes(v)
 	}
 	return false
 }
@@ -86,13 +91,6 @@ func checkRecord(r *Record) Problems {
 	if r.GithubURL != "" {
 		if msg := checkGithubURL(r.GithubURL); msg != "" {
 			add("githubUrl", msg)
-		}
-	}
-	for i, cs := range r.CallSites {
-		if cs.GithubURL != "" {
-			if msg := checkGithubURL(cs.GithubURL); msg != "" {
-				add("callSites["+itoa(i)+"].githubUrl", msg)
-			}
 		}
 	}
 	for i, t := range r.Tags {

@@ -34,8 +34,15 @@ func walkFields[T any](fields []field[T], p *T, v visitor) {
 			for k := range *l {
 				v.text(info, &(*l)[k])
 			}
+		case f.boolean != nil:
+			// A flag's shape is its value: a pass setting values sets it
+			// from whether it is to be there.
+			b := f.boolean(p)
+			*b = v.present(info, *b)
 		case f.objects != nil:
 			f.objects.walk(p, info, v)
+		case f.object != nil:
+			f.object.walk(p, info, v)
 		}
 	}
 }
@@ -61,6 +68,19 @@ func (o *objectsOf[T, E]) walk(p *T, f *fieldInfo, v visitor) {
 	for k := range *l {
 		walkFields(o.fields, &(*l)[k], v)
 	}
+}
+
+func (o *objectOf[T, E]) walk(p *T, f *fieldInfo, v visitor) {
+	pp := o.at(p)
+	there := v.present(f, *pp != nil)
+	switch {
+	case !there:
+		*pp = nil // never written by passes that only read
+		return
+	case *pp == nil:
+		*pp = new(E)
+	}
+	walkFields(o.fields, *pp, v)
 }
 
 // reader is a visitor that changes nothing; passes that only read embed it.

@@ -92,6 +92,8 @@ func fillValue(v reflect.Value, name string, n *int) {
 		v.SetString(fmt.Sprintf("%s %d: \"value\"\n%s", name, *n, strings.Repeat("x", 70)))
 	case reflect.Int:
 		v.SetInt(int64(*n) * 1000003)
+	case reflect.Bool:
+		v.SetBool(true)
 	case reflect.Pointer:
 		v.Set(reflect.New(v.Type().Elem()))
 		fillValue(v.Elem(), name, n)
