@@ -259,3 +259,30 @@ func maintainers(t *testing.T, ctx context.Context, mods *curate.Modules, extrac
 	}
 	return out
 }
+
+// TestEvidence: dataset/curated/EVIDENCE.md, which says why each error was
+// chosen, lists every curated record, and counts only threads it links.
+func TestEvidence(t *testing.T) {
+	curated, _ := loadCurated(t)
+	b, err := fs.ReadFile(errkb.Embedded().FS, curate.Dir+"/EVIDENCE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	for _, r := range curated.Records {
+		if !strings.Contains(md, "`"+r.Path()+"`") {
+			t.Errorf("EVIDENCE.md does not list %s", r.Path())
+		}
+	}
+	for _, line := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(line, "- `") || !strings.Contains(line, "): <") {
+			continue
+		}
+		for _, u := range strings.Split(line[strings.Index(line, "): ")+3:], ", ") {
+			u = strings.Trim(u, "<>")
+			if kind, err := curate.Classify(u); err != nil || kind != curate.Thread {
+				t.Errorf("EVIDENCE.md counts %q, which is not an issue, pull request or discussion thread", u)
+			}
+		}
+	}
+}
