@@ -11,12 +11,13 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// extractedPage: the page of an extracted JetStream API error, as a NATS
-// user reads it: the code, message, HTTP status and err_code, the type
-// guard, where it is raised (the first places listed, the rest folded
-// until asked for) and the snippet; no empty section.
+// extractedPage: the page of an extracted JetStream API error that no
+// curated record explains, as a NATS user reads it: the code, message,
+// HTTP status and err_code, the type guard, where it is raised (the first
+// places listed, the rest folded until asked for) and the snippet; no
+// empty section.
 func (b *bt) extractedPage(t *testing.T) {
-	const path = "/errors/nats-io/nats-server/js-stream-not-found"
+	const path = "/errors/nats-io/nats-server/js-bad-request"
 	s := newTestServer(t, Config{}) // the embedded dataset, which holds the extracted records
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", testCSP)
@@ -25,10 +26,10 @@ func (b *bt) extractedPage(t *testing.T) {
 	defer srv.Close()
 	tb := b.newTab(t)
 	tb.do(t, chromedp.EmulateViewport(1280, 2000), chromedp.Navigate(srv.URL+path), waitFor("#raised"))
-	if h1 := eval[string](t, tb, `document.querySelector("h1").textContent`); h1 != "JS_STREAM_NOT_FOUND" {
+	if h1 := eval[string](t, tb, `document.querySelector("h1").textContent`); h1 != "JS_BAD_REQUEST" {
 		t.Errorf("h1 = %q", h1)
 	}
-	if facts := eval[string](t, tb, `document.querySelector("dl.facts").innerText`); !containsAll(facts, "404", "10059") {
+	if facts := eval[string](t, tb, `document.querySelector("dl.facts").innerText`); !containsAll(facts, "400", "10003") {
 		t.Errorf("facts lack the HTTP status or err_code: %q", facts)
 	}
 	visible := `Array.from(document.querySelectorAll("#raised .callsites a")).filter(function (a) { return a.checkVisibility(); }).length`

@@ -6,38 +6,38 @@ import (
 	"testing"
 )
 
-// TestExtractedRecordPage: a page of an extracted JetStream API error shows
-// its message, code, HTTP status, where it is raised with GitHub links,
-// the snippet and how to detect it, and hides the sections it has no
-// facts for.
+// TestExtractedRecordPage: a page of an extracted JetStream API error that
+// no curated record explains shows its message, code, HTTP status, where
+// it is raised with GitHub links, the snippet and how to detect it, and
+// hides the sections it has no facts for.
 func TestExtractedRecordPage(t *testing.T) {
 	s := newTestServer(t, Config{})
-	resp := fetch(t, s, "/errors/nats-io/nats-server/js-stream-not-found")
+	resp := fetch(t, s, "/errors/nats-io/nats-server/js-bad-request")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
 	d := doc(t, resp)
-	if got := strings.TrimSpace(d.Find("h1.code").Text()); got != "JS_STREAM_NOT_FOUND" {
+	if got := strings.TrimSpace(d.Find("h1.code").Text()); got != "JS_BAD_REQUEST" {
 		t.Errorf("h1 = %q", got)
 	}
-	if got := d.Find(".message code").Text(); got != "stream not found" {
+	if got := d.Find(".message code").Text(); got != "bad request" {
 		t.Errorf("message = %q", got)
 	}
 	facts := d.Find("dl.facts").Text()
-	for _, want := range []string{"HTTP status", "404", "Error code", "10059", "github.com/nats-io/nats-server/v2/server"} {
+	for _, want := range []string{"HTTP status", "400", "Error code", "10003", "github.com/nats-io/nats-server/v2/server"} {
 		if !strings.Contains(facts, want) {
 			t.Errorf("facts lack %q: %s", want, facts)
 		}
 	}
 	sites := d.Find("#raised .callsites a")
 	if sites.Length() < 10 {
-		t.Errorf("%d call site links, want every place NewJSStreamNotFoundError is called", sites.Length())
+		t.Errorf("%d call site links, want every place NewJSBadRequestError is called", sites.Length())
 	}
 	href, _ := sites.First().Attr("href")
 	if !strings.HasPrefix(href, "https://github.com/nats-io/nats-server/blob/v2.15.3/server/") || !strings.Contains(href, "#L") {
 		t.Errorf("call site link %q is not a line permalink", href)
 	}
-	if g := d.Find("#type-guard").Text(); !strings.Contains(g, "errors.As(err, &apiErr) && apiErr.ErrCode == 10059") {
+	if g := d.Find("#type-guard").Text(); !strings.Contains(g, "errors.As(err, &apiErr) && apiErr.ErrCode == 10003") {
 		t.Errorf("type guard = %q", g)
 	}
 	if d.Find("#source .snippet .error-line").Length() != 1 {
