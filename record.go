@@ -48,29 +48,33 @@ type Record struct {
 	WrappedBy        []string   `json:"wrappedBy"`   // ids of records that wrap this one
 	GoPackage        string     `json:"goPackage"`   // import path of the package that defines the error
 
+	// The fields below are left out of a record's JSON when empty, so
+	// records without them (a curated record, generated test data) keep
+	// their bytes; absent and empty mean the same.
+
 	// Identity: the name the code uses, package-qualified for headlines
 	// ("nats.ErrNoResponders"), older names that still resolve, whether
 	// the error belongs to an internal package or test helper, how an
 	// engineer meets it, and the same error seen from other places.
-	QualifiedName string   `json:"qualifiedName"`
-	Aliases       []string `json:"aliases"`
+	QualifiedName string   `json:"qualifiedName,omitempty"`
+	Aliases       []string `json:"aliases,omitempty"`
 	Internal      bool     `json:"internal,omitempty"`
-	Surface       string   `json:"surface"`
-	Faces         []Face   `json:"faces"`
+	Surface       string   `json:"surface,omitempty"`
+	Faces         []Face   `json:"faces,omitempty"`
 
 	// Knowledge derived from the code, each fact with its line: when the
 	// error happens, which exported functions pass it on, where the
 	// project checks for it, which of its tests provoke it, and what its
 	// doc comments say.
-	Conditions []Condition `json:"conditions"`
-	ReturnedBy []Entry     `json:"returnedBy"`
-	HandledAt  []Check     `json:"handledAt"`
-	Tests      []Test      `json:"tests"`
-	Docs       []Doc       `json:"docs"`
+	Conditions []Condition `json:"conditions,omitempty"`
+	ReturnedBy []Entry     `json:"returnedBy,omitempty"`
+	HandledAt  []Check     `json:"handledAt,omitempty"`
+	Tests      []Test      `json:"tests,omitempty"`
+	Docs       []Doc       `json:"docs,omitempty"`
 	// History is the versions the error appears in and its older wordings.
 	History *History `json:"history,omitempty"`
 	// Sources are what curated prose rests on: each claim links to one.
-	Sources []Citation `json:"sources"`
+	Sources []Citation `json:"sources,omitempty"`
 
 	// DatasetVersion comes from the envelope; empty for a bare record.
 	DatasetVersion string `json:"-"`

@@ -73,7 +73,7 @@ func TestSamplesCompile(t *testing.T) {
 				}
 			}
 			if len(msgs) > 0 && lr.curated {
-				t.Errorf("%s (%s) %s does not compile:\n  %s", r.Path(), r.Source.File, s.Field, strings.Join(msgs, "\n  "))
+				t.Errorf("%s (%s) %s does not compile:\n  %s", r.Path(), r.Location.File, s.Field, strings.Join(msgs, "\n  "))
 			}
 		}
 	}
@@ -191,7 +191,7 @@ func allRecords(t *testing.T) []loadedRecord {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ds, err := errkb.Load(errkb.Source{Name: path.Join("dataset", e.Name()), FS: sub})
+		ds, err := errkb.Load(errkb.Folder{Name: path.Join("dataset", e.Name()), FS: sub})
 		if err != nil {
 			t.Fatalf("dataset/%s: %v", e.Name(), err)
 		}
@@ -200,7 +200,7 @@ func allRecords(t *testing.T) []loadedRecord {
 			out = append(out, loadedRecord{rec: r, curated: e.Name() == curate.Dir, extracted: extracted})
 		}
 	}
-	slices.SortFunc(out, func(a, b loadedRecord) int { return strings.Compare(a.rec.Source.File, b.rec.Source.File) })
+	slices.SortFunc(out, func(a, b loadedRecord) int { return strings.Compare(a.rec.Location.File, b.rec.Location.File) })
 	return out
 }
 

@@ -59,7 +59,7 @@ func loadCurated(t *testing.T) (curated, extracted *errkb.Dataset) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ds, err := errkb.Load(errkb.Source{Name: "dataset/" + dir, FS: sub})
+		ds, err := errkb.Load(errkb.Folder{Name: "dataset/" + dir, FS: sub})
 		if err != nil {
 			t.Fatalf("dataset/%s: %v", dir, err)
 		}
@@ -72,8 +72,8 @@ func loadCurated(t *testing.T) (curated, extracted *errkb.Dataset) {
 // code before and after, and the file sits where its repo and slug say.
 func checkSections(t *testing.T, r *errkb.Record) {
 	t.Helper()
-	if want := "dataset/" + curate.Dir + "/" + r.Repo + "/" + r.Slug + ".json"; r.Source.File != want {
-		t.Errorf("%s: a curated record lives at %s", r.Source.File, want)
+	if want := "dataset/" + curate.Dir + "/" + r.Repo + "/" + r.Slug + ".json"; r.Location.File != want {
+		t.Errorf("%s: a curated record lives at %s", r.Location.File, want)
 	}
 	for name, v := range map[string]string{
 		"documentation": r.Documentation, "triggerScenarios": r.TriggerScenarios,
