@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"sync/atomic"
+	"time"
 )
 
 // Writing one answer in one system call.
@@ -52,16 +53,33 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 type coalescingConn struct {
 	net.Conn
 	pending []byte // read before the connection: what the wire path read and hands over
-	corked  bool
-	held    []byte      // the first write while corked; reused
-	bufs    net.Buffers // the writev argument; a field so it does not escape per call
-	vec     [2][]byte
-	writes  atomic.Int64 // write and writev calls made, for tests
+	// headDeadline is the read-header deadline of the request pending
+	// begins, set by the wire path; see SetReadDeadline.
+	headDeadline time.Time
+	corked       bool
+	held         []byte      // the first write while corked; reused
+	bufs         net.Buffers // the writev argument; a field so it does not escape per call
+	vec          [2][]byte
+	writes       atomic.Int64 // write and writev calls made, for tests
 }
 
 func connOf(r *http.Request) *coalescingConn {
 	cc, _ := r.Context().Value(connKey{}).(*coalescingConn)
 	return cc
+}
+
+// SetReadDeadline keeps the read-header limit of a handed-over request
+// running from its start: the first deadline net/http sets is that of the
+// head whose bytes pending holds, and it may come sooner than the wire
+// path's, never later.
+func (c *coalescingConn) SetReadDeadline(t time.Time) error {
+	if h := c.headDeadline; !h.IsZero() {
+		c.headDeadline = time.Time{}
+		if t.IsZero() || t.After(h) {
+			t = h
+		}
+	}
+	return c.Conn.SetReadDeadline(t)
 }
 
 // Read gives the bytes read before the hand-over first.

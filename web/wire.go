@@ -2,7 +2,7 @@ package web
 
 import (
 	"context"
-	"errors"
+	"log"
 	"net"
 	"net/http"
 	"sync"
@@ -45,6 +45,7 @@ type FastListener struct {
 	inner                   net.Listener
 	s                       *Server
 	readHeader, idle, write time.Duration
+	errorLog                *log.Logger // the http.Server's
 
 	handoff   chan net.Conn
 	errs      chan error
@@ -64,7 +65,7 @@ type FastListener struct {
 // accepting. Serve hs with the returned listener, with ConnContext as its
 // ConnContext (the connections it hands over are coalescing ones).
 func (s *Server) FastListener(ln net.Listener, hs *http.Server) *FastListener {
-	l := &FastListener{inner: ln, s: s, readHeader: hs.ReadHeaderTimeout, idle: hs.IdleTimeout, write: hs.WriteTimeout,
+	l := &FastListener{inner: ln, s: s, readHeader: hs.ReadHeaderTimeout, idle: hs.IdleTimeout, write: hs.WriteTimeout, errorLog: hs.ErrorLog,
 		handoff: make(chan net.Conn), errs: make(chan error), done: make(chan struct{}), conns: map[*wireConn]struct{}{}}
 	// net/http's own fallbacks (http.Server.readHeaderTimeout, idleTimeout).
 	if l.readHeader == 0 {
@@ -138,20 +139,30 @@ func (l *FastListener) Wait(ctx context.Context) error {
 }
 
 func (l *FastListener) acceptLoop() {
+	var backoff time.Duration
 	for {
 		c, err := l.inner.Accept()
 		if err != nil {
-			// net/http decides: it retries a temporary error.
+			if ne, ok := err.(net.Error); ok && ne.Temporary() { //nolint:staticcheck // as net/http decides
+				// Retried here, not by net/http: it would sleep before
+				// its next Accept, and the connections handed over
+				// through Accept would wait for it.
+				backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+				l.logf("http: Accept error: %v; retrying in %v", err, backoff)
+				select {
+				case <-time.After(backoff):
+				case <-l.done:
+					return
+				}
+				continue
+			}
 			select {
 			case l.errs <- err:
 			case <-l.done:
-				return
 			}
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			continue
+			return
 		}
+		backoff = 0
 		wc := &wireConn{l: l, conn: c}
 		l.mu.Lock()
 		if l.closing.Load() {
@@ -164,4 +175,14 @@ func (l *FastListener) acceptLoop() {
 		l.mu.Unlock()
 		go wc.serve()
 	}
+}
+
+// logf logs as net/http logs its own accept errors: to the server's
+// ErrorLog, else the log package's default logger.
+func (l *FastListener) logf(format string, args ...any) {
+	if l.errorLog != nil {
+		l.errorLog.Printf(format, args...)
+		return
+	}
+	log.Printf(format, args...)
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -33,9 +32,12 @@ type wireConn struct {
 	trusted bool         // the peer is a trusted proxy
 	state   atomic.Int32 // wireBusy, wireNew or wireIdle
 	req     wireRequest
-	head    []byte      // the answer's head; reused
-	bufs    net.Buffers // the writev argument; a field so it does not escape per call
-	vec     [2][]byte
+	// headDeadline is the read-header deadline of the request being
+	// read: from accept for the first, from its first bytes for others.
+	headDeadline time.Time
+	head         []byte      // the answer's head; reused
+	bufs         net.Buffers // the writev argument; a field so it does not escape per call
+	vec          [2][]byte
 }
 
 func (c *wireConn) serve() {
@@ -44,15 +46,23 @@ func (c *wireConn) serve() {
 	probe := &http.Request{RemoteAddr: c.remote, Header: http.Header{}}
 	c.trusted = l.s.origins.fromProxy(probe)
 	c.client = l.s.echo.IPExtractor(probe)
-	setDeadline(c.conn.SetReadDeadline, l.readHeader, false) // from accept, as net/http
+	c.headDeadline = deadline(l.readHeader) // from accept, as net/http
+	setDeadline(c.conn.SetReadDeadline, c.headDeadline, false)
 	buf := make([]byte, wireBufBytes)
 	start, end, first := 0, 0, true
 	for {
 		r := headIncomplete
-		if end > start {
+		if begun(first, end-start) {
 			r = parseHead(buf[start:end], &c.req)
 		}
-		headerDeadline := first
+		// The first request's head is timed from accept; a later one's
+		// from when it begins.
+		waited, timed := false, first
+		if !timed && begun(first, end-start) {
+			c.headDeadline = deadline(l.readHeader)
+			setDeadline(c.conn.SetReadDeadline, c.headDeadline, true)
+			timed = true
+		}
 		for r == headIncomplete {
 			if start > 0 {
 				end, start = copy(buf, buf[start:end]), 0
@@ -61,7 +71,7 @@ func (c *wireConn) serve() {
 				r = headOther
 				break
 			}
-			if end == 0 {
+			if !begun(first, end) {
 				// No request begun: Close may close the connection, and
 				// between requests so may CloseIdle.
 				state := wireNew
@@ -73,26 +83,26 @@ func (c *wireConn) serve() {
 					c.close()
 					return
 				}
-				if state == wireIdle {
-					setDeadline(c.conn.SetReadDeadline, l.idle, true) // as net/http
+				if state == wireIdle && !waited {
+					setDeadline(c.conn.SetReadDeadline, deadline(l.idle), true) // as net/http
+					waited = true
 				}
-			} else if !headerDeadline {
-				// A request has begun: the read-header timeout.
-				setDeadline(c.conn.SetReadDeadline, l.readHeader, true)
-				headerDeadline = true
+			} else if !timed {
+				// A later request has begun: its read-header timeout.
+				c.headDeadline = deadline(l.readHeader)
+				setDeadline(c.conn.SetReadDeadline, c.headDeadline, true)
+				timed = true
 			}
 			n, err := c.conn.Read(buf[end:])
 			c.state.Store(wireBusy)
 			end += n
 			if err != nil {
-				if end > 0 && errors.Is(err, io.EOF) {
-					c.handOff(buf[:end]) // net/http answers a cut-off request its way
-					return
-				}
-				c.close()
+				c.readFailed(buf[:end], begun(first, end), err)
 				return
 			}
-			r = parseHead(buf[start:end], &c.req)
+			if begun(first, end) {
+				r = parseHead(buf[:end], &c.req)
+			}
 		}
 		first = false
 		if r == headOther || l.s.draining.Load() {
@@ -113,14 +123,51 @@ func (c *wireConn) serve() {
 	}
 }
 
-// setDeadline sets a read or write deadline d from now; with d zero, none
-// when clear is set (net/http's idle and header waits), else nothing.
-func setDeadline(set func(time.Time) error, d time.Duration, clear bool) {
-	switch {
-	case d > 0:
-		_ = set(time.Now().Add(d))
-	case clear:
-		_ = set(time.Time{})
+// begun reports whether n bytes held begin a request: the first request
+// begins with its first byte, a later one with its fourth, as net/http
+// waits for four bytes (under the idle timeout) between requests.
+func begun(first bool, n int) bool {
+	if first {
+		return n > 0
+	}
+	return n >= peekBytes
+}
+
+// peekBytes is how many bytes net/http waits for between requests
+// (conn.serve's Peek(4)) before it reads a request: fewer, followed by
+// the end of the connection or the idle timeout, draw no answer.
+const peekBytes = 4
+
+// readFailed ends a connection whose read failed with held bytes read.
+// When a request has begun and the client ended it (EOF) or the
+// read-header timeout did, net/http gets the connection with those bytes
+// and its deadline passed, and answers as it does alone (a 400 when the
+// head stops inside its request line, nothing otherwise); before that,
+// or on any other error, it is closed without a word, as net/http closes
+// its own.
+func (c *wireConn) readFailed(held []byte, begun bool, err error) {
+	var ne net.Error
+	if begun && (errors.Is(err, io.EOF) || errors.As(err, &ne) && ne.Timeout()) {
+		c.handOff(held)
+		return
+	}
+	c.close()
+}
+
+// deadline is d from now, or none when d is zero.
+func deadline(d time.Duration) time.Time {
+	if d <= 0 {
+		return time.Time{}
+	}
+	return time.Now().Add(d)
+}
+
+// setDeadline sets a read or write deadline t; a zero t clears the one
+// set when clear is set (net/http's idle and header waits), else is
+// ignored.
+func setDeadline(set func(time.Time) error, t time.Time, clear bool) {
+	if !t.IsZero() || clear {
+		_ = set(t)
 	}
 }
 
@@ -202,7 +249,7 @@ func (c *wireConn) forwarded(req *wireRequest) *http.Request {
 	r := &http.Request{RemoteAddr: c.remote, Host: string(req.host), Header: http.Header{}}
 	for _, f := range req.fields[:req.nField] {
 		for _, name := range forwardedHeaders {
-			if bytes.EqualFold(f[0], []byte(name)) {
+			if asciiEqualFold(f[0], name) {
 				r.Header[name] = append(r.Header[name], string(f[1]))
 			}
 		}
@@ -212,7 +259,7 @@ func (c *wireConn) forwarded(req *wireRequest) *http.Request {
 
 // write sends head and body in one system call, within the write timeout.
 func (c *wireConn) write(head, body []byte) error {
-	setDeadline(c.conn.SetWriteDeadline, c.l.write, false)
+	setDeadline(c.conn.SetWriteDeadline, deadline(c.l.write), false)
 	if len(body) == 0 {
 		_, err := c.conn.Write(head)
 		return err
@@ -225,12 +272,15 @@ func (c *wireConn) write(head, body []byte) error {
 }
 
 // handOff gives the connection, with the bytes already read from it, to
-// net/http.
+// net/http. The request those bytes begin keeps its read-header deadline:
+// net/http's own, which it sets first, can only come sooner (see
+// coalescingConn.SetReadDeadline), so a head read by both paths is still
+// limited from its start.
 func (c *wireConn) handOff(pending []byte) {
 	c.untrack()
-	_ = c.conn.SetDeadline(time.Time{}) // net/http sets its own
+	_ = c.conn.SetWriteDeadline(time.Time{}) // net/http sets its own
 	select {
-	case c.l.handoff <- &coalescingConn{Conn: c.conn, pending: pending}:
+	case c.l.handoff <- &coalescingConn{Conn: c.conn, pending: pending, headDeadline: c.headDeadline}:
 	case <-c.l.done:
 		_ = c.conn.Close()
 	}
