@@ -11,6 +11,7 @@ import (
 
 	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/templates"
+	"github.com/errkb/errkb/web/route"
 )
 
 // Error is an error with the HTTP status and machine-readable code it
@@ -57,7 +58,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	plain := func() { _ = c.Blob(e.Status, echo.MIMETextPlainCharsetUTF8, []byte(e.Message+"\n")) }
-	if f := pageFormat(c); f == formatText || f == formatMarkdown {
+	if f := pageFormat(c); f == route.Text || f == route.Markdown {
 		// A terminal asked: one line it can read, not an HTML page.
 		c.Response().Header().Add(echo.HeaderVary, echo.HeaderAccept)
 		plain()

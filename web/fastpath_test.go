@@ -53,7 +53,7 @@ func TestFastPathAnswersAsTheRouterDoes(t *testing.T) {
 				logs.Reset()
 				mu.Unlock()
 				fast := httptest.NewRecorder()
-				if !s.serveFast(fast, req()) {
+				if !s.fast.Serve(fast, req()) {
 					t.Fatalf("%s: not answered before the router", what)
 				}
 				mu.Lock()

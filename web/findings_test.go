@@ -133,7 +133,7 @@ func TestWirePathConnectionTokensFoldASCIIOnly(t *testing.T) {
 			t.Errorf("%q: answers differ at %s", reqs[0], firstDiff(want, got))
 		}
 	}
-	if p.fl.answered.Load() == 0 {
+	if p.fl.Answered() == 0 {
 		t.Error("the wire path answered nothing: the test compares net/http with itself")
 	}
 }

@@ -1,7 +1,6 @@
-package web
+package fast
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -10,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/labstack/echo/v4"
+	"github.com/errkb/errkb/web/internal/exchange"
 )
 
 // One connection of the wire path (see wire.go): reading its requests,
@@ -25,7 +24,7 @@ const (
 
 // wireConn is one connection the wire path serves.
 type wireConn struct {
-	l       *FastListener
+	l       *Listener
 	conn    net.Conn
 	remote  string       // the peer's address
 	client  string       // the request log's client address, unless trusted
@@ -44,8 +43,8 @@ func (c *wireConn) serve() {
 	l := c.l
 	c.remote = c.conn.RemoteAddr().String()
 	probe := &http.Request{RemoteAddr: c.remote, Header: http.Header{}}
-	c.trusted = l.s.origins.fromProxy(probe)
-	c.client = l.s.echo.IPExtractor(probe)
+	c.trusted = l.f.plain.Origins.FromProxy(probe)
+	c.client = l.f.plain.Client(probe)
 	c.headDeadline = deadline(l.readHeader) // from accept, as net/http
 	setDeadline(c.conn.SetReadDeadline, c.headDeadline, false)
 	buf := make([]byte, wireBufBytes)
@@ -79,7 +78,7 @@ func (c *wireConn) serve() {
 					state = wireIdle
 				}
 				c.state.Store(state)
-				if l.closing.Load() || state == wireIdle && l.s.draining.Load() {
+				if l.closing.Load() || state == wireIdle && l.f.plain.Draining() {
 					c.close()
 					return
 				}
@@ -105,7 +104,7 @@ func (c *wireConn) serve() {
 			}
 		}
 		first = false
-		if r == headOther || l.s.draining.Load() {
+		if r == headOther || l.f.plain.Draining() {
 			// While draining, net/http answers with Connection: close.
 			c.handOff(buf[start:end])
 			return
@@ -116,7 +115,7 @@ func (c *wireConn) serve() {
 			return
 		}
 		start += c.req.size
-		if !keep || l.closing.Load() || l.s.draining.Load() {
+		if !keep || l.closing.Load() || l.f.plain.Draining() {
 			c.close()
 			return
 		}
@@ -171,28 +170,25 @@ func setDeadline(set func(time.Time) error, t time.Time, clear bool) {
 	}
 }
 
-// answer writes the answer serveFast would give req, if it has one; it
+// answer writes the answer Path.Serve would give req, if it has one; it
 // reports whether it answered, and whether the connection stays open.
 func (c *wireConn) answer(req *wireRequest) (keep, answered bool) {
-	s := c.l.s
+	f := c.l.f
 	start := time.Now()
 	path := string(req.target)
-	origin, client := s.origins.at(string(req.host), false), c.client
+	origin, client := f.plain.Origins.At(string(req.host), false), c.client
 	if c.trusted {
 		fwd := c.forwarded(req)
-		origin, client = s.origins.of(fwd), s.echo.IPExtractor(fwd)
+		origin, client = f.plain.Origins.Of(fwd), f.plain.Client(fwd)
 	}
-	a, route := s.fastAnswer(path, path, origin, string(req.accept), string(req.acceptEncoding))
+	a, route := f.answer(path, path, false, origin, string(req.accept), string(req.acceptEncoding))
 	if a == nil {
 		return false, false
 	}
-	s.metrics.inFlight.Inc()
-	id := requestIDFrom(string(req.requestID))
-	status, _ := a.condition("", string(req.ifNoneMatch))
-	h := a.wireOK
-	if status != http.StatusOK {
-		h = a.wireNotModified
-	}
+	f.plain.Exchange.Begin()
+	id := exchange.RequestID(string(req.requestID))
+	status, _ := a.Condition("", string(req.ifNoneMatch))
+	h := a.Wire(status)
 	// What net/http writes: the status line, the handler's headers sorted,
 	// then Date and Connection.
 	b := c.head[:0]
@@ -205,11 +201,11 @@ func (c *wireConn) answer(req *wireRequest) (keep, answered bool) {
 	b = append(b, ' ')
 	b = append(b, http.StatusText(status)...)
 	b = append(b, "\r\n"...)
-	b = append(b, h.before...)
+	b = append(b, h.Before...)
 	b = append(b, "X-Request-Id: "...)
 	b = append(b, id...)
 	b = append(b, "\r\n"...)
-	b = append(b, h.after...)
+	b = append(b, h.After...)
 	b = append(b, "Date: "...)
 	b = time.Now().UTC().AppendFormat(b, http.TimeFormat)
 	b = append(b, "\r\n"...)
@@ -227,28 +223,24 @@ func (c *wireConn) answer(req *wireRequest) (keep, answered bool) {
 	c.head = b
 	var body []byte
 	if status == http.StatusOK && !req.head {
-		body = a.body
+		body = a.Body()
 	}
 	err := c.write(b, body)
 	method := http.MethodGet
 	if req.head {
 		method = http.MethodHead
 	}
-	s.served(context.Background(), route, id, method, path, status, start, client)
+	f.served(route, id, method, path, status, start, client)
 	c.l.answered.Add(1)
 	return keep && err == nil, true
 }
-
-// forwardedHeaders are the request headers a trusted proxy's requests are
-// read for: the client's address (echo's extractor) and scheme (origins).
-var forwardedHeaders = append([]string{echo.HeaderXForwardedFor, sslHeader}, schemeHeaders...)
 
 // forwarded is req as far as the code reading forwarded headers for
 // net/http's requests sees it: peer, Host and those headers.
 func (c *wireConn) forwarded(req *wireRequest) *http.Request {
 	r := &http.Request{RemoteAddr: c.remote, Host: string(req.host), Header: http.Header{}}
 	for _, f := range req.fields[:req.nField] {
-		for _, name := range forwardedHeaders {
+		for _, name := range c.l.f.plain.Forwarded {
 			if asciiEqualFold(f[0], name) {
 				r.Header[name] = append(r.Header[name], string(f[1]))
 			}
@@ -274,13 +266,13 @@ func (c *wireConn) write(head, body []byte) error {
 // handOff gives the connection, with the bytes already read from it, to
 // net/http. The request those bytes begin keeps its read-header deadline:
 // net/http's own, which it sets first, can only come sooner (see
-// coalescingConn.SetReadDeadline), so a head read by both paths is still
+// Conn.SetReadDeadline), so a head read by both paths is still
 // limited from its start.
 func (c *wireConn) handOff(pending []byte) {
 	c.untrack()
 	_ = c.conn.SetWriteDeadline(time.Time{}) // net/http sets its own
 	select {
-	case c.l.handoff <- &coalescingConn{Conn: c.conn, pending: pending, headDeadline: c.headDeadline}:
+	case c.l.handoff <- &Conn{Conn: c.conn, pending: pending, headDeadline: c.headDeadline}:
 	case <-c.l.done:
 		_ = c.conn.Close()
 	}

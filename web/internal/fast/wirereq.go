@@ -1,4 +1,4 @@
-package web
+package fast
 
 import "bytes"
 
@@ -21,6 +21,10 @@ const (
 	headFast                         // a request the wire path may answer
 	headOther                        // anything else: net/http reads it
 )
+
+// maxWireTarget bounds the request target the wire path reads; longer
+// ones are net/http's (and the plain path's to refuse).
+const maxWireTarget = 32 << 10
 
 // maxWireFields bounds the header fields of a request the wire path takes.
 const maxWireFields = 64
@@ -167,7 +171,7 @@ func (req *wireRequest) requestLine(line []byte) bool {
 		return false
 	}
 	sp := bytes.IndexByte(line, ' ')
-	if sp < 1 || line[0] != '/' || sp > MaxURIBytes {
+	if sp < 1 || line[0] != '/' || sp > maxWireTarget {
 		return false
 	}
 	req.target = line[:sp]

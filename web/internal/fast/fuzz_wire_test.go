@@ -1,4 +1,4 @@
-package web
+package fast
 
 import (
 	"bufio"
