@@ -33,7 +33,7 @@ func TestExport(t *testing.T) {
 	const base = "https://docs.example.test/kb"
 	srv, ds := server(t, base)
 	out := filepath.Join(t.TempDir(), "site")
-	st, err := Run(context.Background(), srv, Options{Out: out, BaseURL: base})
+	st, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: out, BaseURL: base})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestExport(t *testing.T) {
 	res := httptest.NewRecorder()
 	srv.ServeHTTP(res, httptest.NewRequest(http.MethodGet, "/errors/"+r.Path(), nil))
 	got, _ := os.ReadFile(filepath.Join(out, "errors", r.Path(), "index.html"))
-	if string(got) != string(relativize(res.Body.Bytes(), 4)) {
+	if string(got) != string(site(web.Routes()).relativize(res.Body.Bytes(), 4)) {
 		t.Errorf("exported page of %s differs from the server's", r.Path())
 	}
 	api := httptest.NewRecorder()
@@ -128,7 +128,7 @@ func checkLinks(t *testing.T, out, prefix string) {
 func TestExportWithoutBaseURL(t *testing.T) {
 	srv, _ := server(t, "")
 	out := t.TempDir()
-	if _, err := Run(context.Background(), srv, Options{Out: out}); err != nil {
+	if _, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"sitemap.xml", "opensearch.xml"} {
@@ -156,11 +156,11 @@ func TestExportRefusesNonEmptyFolder(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(context.Background(), srv, Options{Out: out}); !errors.Is(err, ErrNotEmpty) {
+	if _, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: out}); !errors.Is(err, ErrNotEmpty) {
 		t.Fatalf("non-empty folder: %v", err)
 	}
 	// --force into a folder that is not an export keeps the other files.
-	if _, err := Run(context.Background(), srv, Options{Out: out, Force: true}); err != nil {
+	if _, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: out, Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "notes.txt")); err != nil {
@@ -168,13 +168,13 @@ func TestExportRefusesNonEmptyFolder(t *testing.T) {
 	}
 	// --force over an earlier export replaces it, stale files included.
 	out2 := t.TempDir()
-	if _, err := Run(context.Background(), srv, Options{Out: out2}); err != nil {
+	if _, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: out2}); err != nil {
 		t.Fatal(err)
 	}
 	stale := filepath.Join(out2, "errors", "gone", "index.html")
 	os.MkdirAll(filepath.Dir(stale), 0o755)
 	os.WriteFile(stale, []byte("old"), 0o644)
-	if _, err := Run(context.Background(), srv, Options{Out: out2, Force: true}); err != nil {
+	if _, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: out2, Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); err == nil {

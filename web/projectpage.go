@@ -13,6 +13,9 @@ import (
 	"github.com/errkb/errkb/web/siteurl"
 )
 
+// The project pages: a project's errors filtered, sorted and grouped (by
+// Go package, directory, file or tag), and the list of every project.
+
 // The orders a project page offers (?sort=).
 const (
 	sortCode    = "code"
