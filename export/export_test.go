@@ -11,12 +11,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/internal/errkbtest"
 	"github.com/errkb/errkb/internal/indextest"
 	"github.com/errkb/errkb/web"
+	"github.com/errkb/errkb/web/route"
 )
 
 // server is the real web server over the seed record and the
@@ -179,5 +181,54 @@ func TestExportRefusesNonEmptyFolder(t *testing.T) {
 	}
 	if _, err := os.Stat(stale); err == nil {
 		t.Error("a stale page of the earlier export survived --force")
+	}
+}
+
+// TestExportFollowsRouteTable: the export asks the server for no route
+// the table does not export, for every exported route without
+// parameters, and writes each answer as a page or a file as the route's
+// Export says.
+func TestExportFollowsRouteTable(t *testing.T) {
+	const base = "https://docs.example.test/kb"
+	srv, _ := server(t, base)
+	var mu sync.Mutex
+	asked := map[string]bool{}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked[r.URL.EscapedPath()] = true
+		mu.Unlock()
+		srv.ServeHTTP(w, r)
+	})
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := Run(context.Background(), h, Options{Routes: web.Routes(), Out: out, BaseURL: base}); err != nil {
+		t.Fatal(err)
+	}
+	s := site(web.Routes())
+	byRoute := map[string]int{}
+	for p := range asked {
+		r, ok := s.route(p)
+		if !ok {
+			continue // the 404 page
+		}
+		byRoute[r.Pattern]++
+		if r.Export == route.NotExported {
+			t.Errorf("asked for %s, of %s, which the table does not export", p, r.Pattern)
+			continue
+		}
+		file, page := s.fileFor(p)
+		if page != (r.Export == route.Page) {
+			t.Errorf("%s written as page %v; the table says %v", p, page, r.Export)
+		}
+		if _, err := os.Stat(filepath.Join(out, file)); err != nil {
+			t.Errorf("%s not written to %s", p, file)
+		}
+	}
+	for _, r := range web.Routes() {
+		if r.Export != route.NotExported && !strings.ContainsAny(r.Pattern, ":*") && byRoute[r.Pattern] == 0 {
+			t.Errorf("%s is exported but was never asked for", r.Pattern)
+		}
+	}
+	if byRoute["/errors/:owner/:repo/:slug"] == 0 || byRoute["/api/v1/errors/:owner/:repo/:slug"] == 0 {
+		t.Errorf("no record page or API record exported: %v", byRoute)
 	}
 }

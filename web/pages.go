@@ -74,7 +74,7 @@ func (s *Server) searchView(q index.Query, page int, res *index.Result) template
 			}
 		}
 		change(vals)
-		return "/search?" + vals.Encode()
+		return siteurl.SearchWith(vals)
 	}
 	facet := func(title, key string, counts []index.FacetCount) templates.FacetGroup {
 		g := templates.FacetGroup{Title: title}
@@ -133,7 +133,7 @@ func (s *Server) lookupRedirect(c echo.Context) error {
 	if res.Match != nil {
 		return c.Redirect(http.StatusSeeOther, recordURL(res.Match))
 	}
-	return c.Redirect(http.StatusSeeOther, "/search?q="+url.QueryEscape(q))
+	return c.Redirect(http.StatusSeeOther, siteurl.Search(q))
 }
 
 func (s *Server) projects(c echo.Context) error {

@@ -117,7 +117,7 @@ type projectQuery struct {
 func (s *Server) projectView(repo string, recs []*errkb.Record, pq projectQuery) templates.ProjectView {
 	v := templates.ProjectView{Base: s.base(repo, ""), Repo: repo, Total: len(recs),
 		Filter: pq.filter, FilterURL: siteurl.Project(repo), Sort: pq.sort}
-	v.Crumbs = []templates.Link{{Label: "Projects", URL: "/errors"}, {Label: repo}}
+	v.Crumbs = []templates.Link{{Label: "Projects", URL: siteurl.Projects}, {Label: repo}}
 	v.Canonical = s.url(siteurl.Project(repo))
 	v.Description = "The " + templates.Count(len(recs), "error", "errors") + " of " + repo + ": codes, messages and statuses, with a filter."
 	module := ""
@@ -323,7 +323,7 @@ func largestProjects(ps []errkb.Project, n int) []errkb.Project {
 func (s *Server) projectsView(filter string) templates.ProjectsView {
 	v := templates.ProjectsView{Base: s.base("Projects", ""), Filter: filter, Errors: s.ds.Len()}
 	v.Description = "Every project errkb documents, with the number of its errors."
-	v.Canonical = s.url("/errors")
+	v.Canonical = s.url(siteurl.Projects)
 	words := filterWords(filter)
 	for _, p := range s.ds.Projects() {
 		it := templates.ProjectItem{Repo: p.Repo, URL: siteurl.Project(p.Repo), Count: p.Count,
