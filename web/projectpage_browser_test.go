@@ -4,6 +4,7 @@ package web
 
 import (
 	"fmt"
+	"github.com/errkb/errkb/web/siteurl"
 	"net/http"
 	"net/http/httptest"
 	"os"
