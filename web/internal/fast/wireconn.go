@@ -31,6 +31,9 @@ type wireConn struct {
 	trusted bool         // the peer is a trusted proxy
 	state   atomic.Int32 // wireBusy, wireNew or wireIdle
 	req     wireRequest
+	// host and hostOrigin are the last Host read and its origin; see
+	// origin.
+	host, hostOrigin string
 	// headDeadline is the read-header deadline of the request being
 	// read: from accept for the first, from its first bytes for others.
 	headDeadline time.Time
@@ -176,7 +179,7 @@ func (c *wireConn) answer(req *wireRequest) (keep, answered bool) {
 	f := c.l.f
 	start := time.Now()
 	path := string(req.target)
-	origin, client := f.plain.Origins.At(string(req.host), false), c.client
+	origin, client := c.origin(req.host), c.client
 	if c.trusted {
 		fwd := c.forwarded(req)
 		origin, client = f.plain.Origins.Of(fwd), f.plain.Client(fwd)
@@ -233,6 +236,18 @@ func (c *wireConn) answer(req *wireRequest) (keep, answered bool) {
 	f.served(route, id, method, path, status, start, client)
 	c.l.answered.Add(1)
 	return keep && err == nil, true
+}
+
+// origin is the origin of a request with Host host on this connection.
+// A connection's requests name one host as a rule, so the last answer is
+// kept: asking the plain path through its interface would cost each
+// request the host's copy on the heap.
+func (c *wireConn) origin(host []byte) string {
+	if c.hostOrigin == "" || string(host) != c.host {
+		c.host = string(host)
+		c.hostOrigin = c.l.f.plain.Origins.At(c.host, false)
+	}
+	return c.hostOrigin
 }
 
 // forwarded is req as far as the code reading forwarded headers for
