@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -151,19 +152,10 @@ func (l *failingListener) Accept() (net.Conn, error) {
 	if l.failing.Load() {
 		l.failures.Add(1)
 		time.Sleep(time.Millisecond) // a real accept(2) failing this way returns at once; spare the CPU
-		return nil, &net.OpError{Op: "accept", Net: "tcp", Err: &os_SyscallError{syscall.EMFILE}}
+		return nil, &net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)}
 	}
 	return l.Listener.Accept()
 }
-
-// os_SyscallError stands for *os.SyscallError without importing os for it:
-// a net.Error whose Temporary is the errno's.
-type os_SyscallError struct{ errno syscall.Errno }
-
-func (e *os_SyscallError) Error() string   { return "accept4: " + e.errno.Error() }
-func (e *os_SyscallError) Unwrap() error   { return e.errno }
-func (e *os_SyscallError) Timeout() bool   { return false }
-func (e *os_SyscallError) Temporary() bool { return e.errno.Temporary() }
 
 // countingAccepts counts the errors net/http's Accept loop is given; each
 // one makes it sleep before it asks again, and a hand-off waits for that.

@@ -16,7 +16,7 @@ import (
 // cost was net/http's own work: about 10 KB of garbage per request (the
 // request, its header map and context, the cloned response header), the
 // header sort, a goroutine reading ahead to notice a closed connection,
-// and five deadline changes (BENCHMARKS.md). A FastListener reads the
+// and five deadline changes (BENCHMARKS.md). A Listener reads the
 // requests of each connection itself; a GET or HEAD whose answer
 // Path.Serve would give from a prepared answer (a cached page or API
 // record, a static file) it writes directly: the same status line,
@@ -36,11 +36,11 @@ import (
 const wireBufBytes = 4 << 10
 
 // Listener is a net.Listener for an http.Server whose Handler serves the
-// plain path behind Path.Serve: it answers cache hits itself and hands every other connection to the
-// http.Server through Accept. The server's timeouts apply to both (read
-// header, idle, write); Close (which Shutdown calls) closes the idle
-// connections it serves and the others after their answer, and Wait waits
-// until they are closed or handed over.
+// plain path behind Path.Serve: it answers cache hits itself and hands
+// every other connection to the http.Server through Accept. The server's
+// timeouts apply to both (read header, idle, write); Close (which Shutdown
+// calls) closes the idle connections it serves and the others after their
+// answer, and Wait waits until they are closed or handed over.
 type Listener struct {
 	inner                   net.Listener
 	f                       *Path
