@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/errkb/errkb"
-	"github.com/errkb/errkb/explain"
+	"github.com/errkb/errkb/web/siteurl"
 )
 
 // Identifier names the record a log line holds with /lookup's confidence;
@@ -34,7 +34,7 @@ func (l *Local) Match(ctx context.Context, line string) (Match, bool, error) {
 	if err != nil || r == nil {
 		return Match{}, false, err
 	}
-	return Match{Code: name(r.ErrorCode, r.ErrorClass, r.Slug), URL: l.base + explain.PagePath(r)}, true, nil
+	return Match{Code: name(r.ErrorCode, r.ErrorClass, r.Slug), URL: l.base + siteurl.Record(r.Repo, r.Slug)}, true, nil
 }
 
 // name is what names an error in an annotation: its code, else its class,

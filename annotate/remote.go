@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/errkb/errkb/web/siteurl"
 )
 
 // Remote matches lines by asking a running errkb server's
@@ -53,7 +55,7 @@ type lookupAnswer struct {
 
 // Match implements Matcher.
 func (r *Remote) Match(ctx context.Context, line string) (Match, bool, error) {
-	target := r.base + "/api/v1/lookup?q=" + url.QueryEscape(line)
+	target := r.base + siteurl.APILookup(line)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
 		return Match{}, false, err

@@ -9,8 +9,9 @@
 // Errors that carry their own code, through an ErrorCode() string method,
 // link to the server's /lookup for that code without registration.
 //
-// The package uses the standard library only, so importing it brings in
-// none of the server's dependencies.
+// The package uses the standard library only (and the server's address
+// rules, web/siteurl, which do too), so importing it brings in none of
+// the server's dependencies.
 package errlink
 
 import (
@@ -18,6 +19,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+
+	"github.com/errkb/errkb/web/siteurl"
 )
 
 // AttrKey is the attribute Handler adds to log records.
@@ -53,14 +56,14 @@ func New(baseURL string) *KB {
 // code, a message or a whole log line. The server redirects to the page
 // when one error clearly matches, and to a search otherwise.
 func (kb *KB) LookupURL(q string) string {
-	return kb.base + "/lookup?q=" + url.QueryEscape(q)
+	return kb.base + siteurl.Lookup(q)
 }
 
 // PageURL is the stable page of one error, from its project ("owner/repo")
 // and slug, as errkb's pages and API name them.
 func (kb *KB) PageURL(repo, slug string) string {
 	owner, name, _ := strings.Cut(repo, "/")
-	return kb.base + "/errors/" + url.PathEscape(owner) + "/" + url.PathEscape(name) + "/" + url.PathEscape(slug)
+	return kb.base + siteurl.Record(url.PathEscape(owner)+"/"+url.PathEscape(name), url.PathEscape(slug))
 }
 
 // Register ties target, a sentinel error the service returns, to link:

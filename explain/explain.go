@@ -7,17 +7,14 @@ package explain
 import (
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/web/siteurl"
 )
 
-// PagePath is the site path of a record's page.
-func PagePath(r *errkb.Record) string { return "/errors/" + r.Path() }
-
-// LookupPath is the site path that looks q up.
-func LookupPath(q string) string { return "/lookup?q=" + url.QueryEscape(q) }
+// pagePath is the site path of a record's page.
+func pagePath(r *errkb.Record) string { return siteurl.Record(r.Repo, r.Slug) }
 
 // Text writes r like `rustc --explain`: code, project and severity, the
 // message, what it means, when it happens, the solutions, the source line
@@ -44,7 +41,7 @@ func Text(w io.Writer, r *errkb.Record, baseURL string) error {
 	if r.FilePath != "" {
 		ew.printf("Source: %s:%d\n  %s\n", r.FilePath, r.LineNumber, r.SourceLineURL(r.LineNumber))
 	}
-	ew.printf("More: %s%s\n", baseURL, PagePath(r))
+	ew.printf("More: %s%s\n", baseURL, pagePath(r))
 	return ew.err
 }
 
@@ -107,7 +104,7 @@ func Markdown(w io.Writer, r *errkb.Record, baseURL string) error {
 		fence := fenceFor(r.ExampleFix)
 		ew.printf("## Example fix\n\n%s\n%s\n%s\n\n", fence, strings.TrimRight(r.ExampleFix, "\n"), fence)
 	}
-	ew.printf("More: <%s%s>\n", baseURL, PagePath(r))
+	ew.printf("More: <%s%s>\n", baseURL, pagePath(r))
 	return ew.err
 }
 

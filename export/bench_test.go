@@ -29,7 +29,7 @@ func BenchmarkExport(b *testing.B) {
 		srv := web.New(ds, web.Config{BaseURL: "https://kb.example"})
 		srv.SetSearcher(ix)
 		i++
-		if _, err := Run(context.Background(), srv, Options{Out: filepath.Join(dir, strconv.Itoa(i)), BaseURL: "https://kb.example"}); err != nil {
+		if _, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: filepath.Join(dir, strconv.Itoa(i)), BaseURL: "https://kb.example"}); err != nil {
 			b.Fatal(err)
 		}
 	}

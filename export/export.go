@@ -22,6 +22,9 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/errkb/errkb/web/route"
+	"github.com/errkb/errkb/web/siteurl"
 )
 
 // Options say where and how to export.
@@ -33,6 +36,9 @@ type Options struct {
 	// export there (marked by its .errkb-export file) are removed first;
 	// other files are left alone and overwritten where names clash.
 	Force bool
+	// Routes is the server's route table (web.Routes()): which routes
+	// are pages, which files, and which are not exported.
+	Routes []route.Route
 	// BaseURL is the absolute URL the files will be served at, such as
 	// "https://docs.example.com/kb". The server must have been created
 	// with the same base URL. Without it the sitemap and OpenSearch files,
@@ -59,13 +65,15 @@ var ErrNotEmpty = errors.New("exists and is not empty")
 // Run renders the site h serves into opt.Out.
 func Run(ctx context.Context, h http.Handler, opt Options) (Stats, error) {
 	opt.BaseURL = strings.TrimRight(opt.BaseURL, "/")
+	if len(opt.Routes) == 0 {
+		return Stats{}, errors.New("no route table given")
+	}
 	root, err := prepareOut(opt.Out, opt.Force)
 	if err != nil {
 		return Stats{}, err
 	}
 	defer root.Close()
-	// /lookup answers with a redirect; the browser search stands in for it.
-	x := &exporter{h: h, opt: opt, root: root, seen: map[string]bool{"/lookup": true}}
+	x := &exporter{h: h, opt: opt, site: site(opt.Routes), root: root, seen: map[string]bool{}, twins: map[string]bool{}}
 	if err := x.crawl(ctx); err != nil {
 		return x.stats, err
 	}
@@ -109,23 +117,21 @@ func prepareOut(dir string, force bool) (*os.Root, error) {
 type exporter struct {
 	h    http.Handler
 	opt  Options
+	site site
 	root *os.Root
 
 	mu     sync.Mutex
 	seen   map[string]bool
+	twins  map[string]bool // the API records of error pages
 	stats  Stats
 	search []searchEntry
 }
-
-// seeds are the addresses no page links to but the site serves.
-var seeds = []string{"/", "/errors", "/search", "/sitemap.xml", "/opensearch.xml", "/robots.txt",
-	"/favicon.ico", "/api/v1/openapi.json"}
 
 // crawl renders the seeds, every page of the sitemap, the API record of
 // each error page, and everything the rendered pages link to on the site,
 // in rounds until nothing new is found.
 func (x *exporter) crawl(ctx context.Context) error {
-	queue := x.unseen(seeds)
+	queue := x.unseen(x.site.seeds())
 	for len(queue) > 0 {
 		found, err := x.renderAll(ctx, queue)
 		if err != nil {
@@ -141,7 +147,9 @@ func (x *exporter) unseen(paths []string) []string {
 	defer x.mu.Unlock()
 	var out []string
 	for _, p := range paths {
-		if !x.seen[p] {
+		// A lookup answers with a redirect; the browser search stands
+		// in for it. Searches with a query are answered in the browser.
+		if !x.seen[p] && x.site.exported(p) {
 			x.seen[p] = true
 			out = append(out, p)
 		}
@@ -213,7 +221,7 @@ func (x *exporter) render(path string) ([]string, error) {
 		body = dropSitemapLine(body)
 	}
 	ctype := w.Header().Get("Content-Type")
-	file, page := fileFor(path)
+	file, page := x.site.fileFor(path)
 	if page != strings.HasPrefix(ctype, "text/html") {
 		return nil, fmt.Errorf("GET %s: answered %s, where the export expected %s", path, ctype, map[bool]string{true: "a page", false: "a file"}[page])
 	}
@@ -221,13 +229,17 @@ func (x *exporter) render(path string) ([]string, error) {
 	switch {
 	case page:
 		refs = siteLinks(body)
-		if strings.HasPrefix(path, "/errors/") && strings.Count(path, "/") == 4 {
-			refs = append(refs, "/api/v1"+path)
+		if api := siteurl.API(path); x.site.isFile(api) {
+			// The API record beside an error page, for the search index.
+			x.mu.Lock()
+			x.twins[api] = true
+			x.mu.Unlock()
+			refs = append(refs, api)
 		}
-		body = relativize(body, depth(path))
+		body = x.site.relativize(body, depth(path))
 	case isSitemap(path):
 		refs = x.sitemapPaths(path, body)
-	case strings.HasPrefix(path, "/api/v1/errors/"):
+	case x.isTwin(path):
 		if err := x.addSearchEntry(body); err != nil {
 			return nil, fmt.Errorf("GET %s: %w", path, err)
 		}
@@ -337,5 +349,12 @@ func (x *exporter) writeNotFound() error {
 	if u, err := url.Parse(x.opt.BaseURL); err == nil {
 		prefix = strings.TrimRight(u.EscapedPath(), "/")
 	}
-	return x.write("404.html", absolutize(x.unhost(w.Body.Bytes()), prefix))
+	return x.write("404.html", x.site.absolutize(x.unhost(w.Body.Bytes()), prefix))
+}
+
+// isTwin reports whether path is the API record of an exported page.
+func (x *exporter) isTwin(path string) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.twins[path]
 }

@@ -11,12 +11,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/internal/errkbtest"
 	"github.com/errkb/errkb/internal/indextest"
 	"github.com/errkb/errkb/web"
+	"github.com/errkb/errkb/web/route"
 )
 
 // server is the real web server over the seed record and the
@@ -33,7 +35,7 @@ func TestExport(t *testing.T) {
 	const base = "https://docs.example.test/kb"
 	srv, ds := server(t, base)
 	out := filepath.Join(t.TempDir(), "site")
-	st, err := Run(context.Background(), srv, Options{Out: out, BaseURL: base})
+	st, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: out, BaseURL: base})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func TestExport(t *testing.T) {
 	res := httptest.NewRecorder()
 	srv.ServeHTTP(res, httptest.NewRequest(http.MethodGet, "/errors/"+r.Path(), nil))
 	got, _ := os.ReadFile(filepath.Join(out, "errors", r.Path(), "index.html"))
-	if string(got) != string(relativize(res.Body.Bytes(), 4)) {
+	if string(got) != string(site(web.Routes()).relativize(res.Body.Bytes(), 4)) {
 		t.Errorf("exported page of %s differs from the server's", r.Path())
 	}
 	api := httptest.NewRecorder()
@@ -128,7 +130,7 @@ func checkLinks(t *testing.T, out, prefix string) {
 func TestExportWithoutBaseURL(t *testing.T) {
 	srv, _ := server(t, "")
 	out := t.TempDir()
-	if _, err := Run(context.Background(), srv, Options{Out: out}); err != nil {
+	if _, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"sitemap.xml", "opensearch.xml"} {
@@ -156,11 +158,11 @@ func TestExportRefusesNonEmptyFolder(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(context.Background(), srv, Options{Out: out}); !errors.Is(err, ErrNotEmpty) {
+	if _, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: out}); !errors.Is(err, ErrNotEmpty) {
 		t.Fatalf("non-empty folder: %v", err)
 	}
 	// --force into a folder that is not an export keeps the other files.
-	if _, err := Run(context.Background(), srv, Options{Out: out, Force: true}); err != nil {
+	if _, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: out, Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "notes.txt")); err != nil {
@@ -168,16 +170,65 @@ func TestExportRefusesNonEmptyFolder(t *testing.T) {
 	}
 	// --force over an earlier export replaces it, stale files included.
 	out2 := t.TempDir()
-	if _, err := Run(context.Background(), srv, Options{Out: out2}); err != nil {
+	if _, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: out2}); err != nil {
 		t.Fatal(err)
 	}
 	stale := filepath.Join(out2, "errors", "gone", "index.html")
 	os.MkdirAll(filepath.Dir(stale), 0o755)
 	os.WriteFile(stale, []byte("old"), 0o644)
-	if _, err := Run(context.Background(), srv, Options{Out: out2, Force: true}); err != nil {
+	if _, err := Run(context.Background(), srv, Options{Routes: web.Routes(), Out: out2, Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); err == nil {
 		t.Error("a stale page of the earlier export survived --force")
+	}
+}
+
+// TestExportFollowsRouteTable: the export asks the server for no route
+// the table does not export, for every exported route without
+// parameters, and writes each answer as a page or a file as the route's
+// Export says.
+func TestExportFollowsRouteTable(t *testing.T) {
+	const base = "https://docs.example.test/kb"
+	srv, _ := server(t, base)
+	var mu sync.Mutex
+	asked := map[string]bool{}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked[r.URL.EscapedPath()] = true
+		mu.Unlock()
+		srv.ServeHTTP(w, r)
+	})
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := Run(context.Background(), h, Options{Routes: web.Routes(), Out: out, BaseURL: base}); err != nil {
+		t.Fatal(err)
+	}
+	s := site(web.Routes())
+	byRoute := map[string]int{}
+	for p := range asked {
+		r, ok := s.route(p)
+		if !ok {
+			continue // the 404 page
+		}
+		byRoute[r.Pattern]++
+		if r.Export == route.NotExported {
+			t.Errorf("asked for %s, of %s, which the table does not export", p, r.Pattern)
+			continue
+		}
+		file, page := s.fileFor(p)
+		if page != (r.Export == route.Page) {
+			t.Errorf("%s written as page %v; the table says %v", p, page, r.Export)
+		}
+		if _, err := os.Stat(filepath.Join(out, file)); err != nil {
+			t.Errorf("%s not written to %s", p, file)
+		}
+	}
+	for _, r := range web.Routes() {
+		if r.Export != route.NotExported && !strings.ContainsAny(r.Pattern, ":*") && byRoute[r.Pattern] == 0 {
+			t.Errorf("%s is exported but was never asked for", r.Pattern)
+		}
+	}
+	if byRoute["/errors/:owner/:repo/:slug"] == 0 || byRoute["/api/v1/errors/:owner/:repo/:slug"] == 0 {
+		t.Errorf("no record page or API record exported: %v", byRoute)
 	}
 }

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"github.com/errkb/errkb/web"
 	"reflect"
 	"testing"
 )
@@ -21,7 +22,7 @@ func TestFileFor(t *testing.T) {
 		{"/sitemap-2.xml", "sitemap-2.xml", false},
 		{"/favicon.ico", "favicon.ico", false},
 	} {
-		file, page := fileFor(tc.path)
+		file, page := site(web.Routes()).fileFor(tc.path)
 		if file != tc.file || page != tc.page {
 			t.Errorf("fileFor(%q) = %q, %v; want %q, %v", tc.path, file, page, tc.file, tc.page)
 		}
@@ -43,11 +44,11 @@ func TestRelativize(t *testing.T) {
 			`<form action="../../search/"><a href="../../search/?q=x&amp;tag=y">s</a><a href="#L3">l</a>` +
 			`<a href="https://github.com/a/b">gh</a><a href="//cdn.example/x">cdn</a><a href="../../errors/a/b/#top">t</a>`},
 	} {
-		if got := string(relativize([]byte(in), tc.depth)); got != tc.want {
+		if got := string(site(web.Routes()).relativize([]byte(in), tc.depth)); got != tc.want {
 			t.Errorf("depth %d:\n got %s\nwant %s", tc.depth, got, tc.want)
 		}
 	}
-	if got := string(absolutize([]byte(`<a href="/errors/a">x</a><link href="/static/s.css">`), "/kb")); got != `<a href="/kb/errors/a/">x</a><link href="/kb/static/s.css">` {
+	if got := string(site(web.Routes()).absolutize([]byte(`<a href="/errors/a">x</a><link href="/static/s.css">`), "/kb")); got != `<a href="/kb/errors/a/">x</a><link href="/kb/static/s.css">` {
 		t.Errorf("absolutize: %s", got)
 	}
 }

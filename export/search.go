@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+
+	"github.com/errkb/errkb/web/siteurl"
 )
 
 // searchEntry is one error in the browser's search index.
@@ -36,7 +38,7 @@ func (x *exporter) addSearchEntry(body []byte) error {
 		return fmt.Errorf("reading the record for the search index: %w", err)
 	}
 	r := env.Record
-	e := searchEntry{path: strings.TrimPrefix(localURL("/errors/"+r.Repo+"/"+r.Slug, ""), "./"), code: r.ErrorCode,
+	e := searchEntry{path: strings.TrimPrefix(x.site.localURL(siteurl.Record(r.Repo, r.Slug), ""), "./"), code: r.ErrorCode,
 		message: r.ErrorMessage, repo: r.Repo, severity: r.Severity, cls: r.ErrorClass, id: r.ID, tags: r.Tags}
 	x.mu.Lock()
 	x.search = append(x.search, e)
@@ -83,7 +85,7 @@ func (x *exporter) writeSearch() error {
 	if w.Code != http.StatusOK {
 		return fmt.Errorf("GET /search: status %d", w.Code)
 	}
-	page := relativize(x.unhost(w.Body.Bytes()), 1)
+	page := x.site.relativize(x.unhost(w.Body.Bytes()), 1)
 	for _, p := range []struct{ file, mode string }{{"search/index.html", "search"}, {"lookup/index.html", "lookup"}} {
 		if err := x.write(p.file, searchPage(page, p.mode)); err != nil {
 			return err

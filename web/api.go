@@ -62,14 +62,14 @@ type APISuggestion struct {
 func apiSuggestions(ss []index.Suggestion, baseURL string) []APISuggestion {
 	var out []APISuggestion
 	for _, s := range ss {
-		out = append(out, APISuggestion{Text: s.Text, URL: baseURL + suggestionPath(s)})
+		out = append(out, APISuggestion{Text: s.Text, URL: baseURL + suggestionURL(s)})
 	}
 	return out
 }
 
 // Envelope wraps r for the API; baseURL ("" for site-relative) prefixes url.
 func Envelope(r *errkb.Record, baseURL string) *RecordEnvelope {
-	return &RecordEnvelope{Record: r.RawJSON(), DatasetVersion: r.DatasetVersion, URL: baseURL + recordPath(r)}
+	return &RecordEnvelope{Record: r.RawJSON(), DatasetVersion: r.DatasetVersion, URL: baseURL + recordURL(r)}
 }
 
 // NewLookupResponse shapes a lookup result for JSON.
@@ -91,7 +91,7 @@ func apiHits(hits []index.Hit, baseURL string) []APIHit {
 			hl = map[string][]string{}
 		}
 		out[i] = APIHit{ID: r.ID, Repo: r.Repo, Slug: r.Slug, ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage,
-			Severity: r.Severity, URL: baseURL + recordPath(r), Score: h.Score, Highlights: hl}
+			Severity: r.Severity, URL: baseURL + recordURL(r), Score: h.Score, Highlights: hl}
 	}
 	return out
 }

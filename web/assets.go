@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/errkb/errkb/web/internal/answer"
 )
 
 // Cache lifetimes of static files. A hashed name changes whenever the
@@ -26,8 +28,8 @@ type asset struct {
 	hashed string // "style.3f9a1c2b7d.css"
 	tag    string // the ETag, unquoted
 
-	immutable *response // under the hashed name
-	plain     *response // under the plain name
+	immutable *answer.Response // under the hashed name
+	plain     *answer.Response // under the plain name
 }
 
 // gzipMinBytes is the smallest static file sent gzipped; smaller ones gain
@@ -37,18 +39,18 @@ const gzipMinBytes = 1024
 // answerFor is the prepared answer to req for the asset by name: hashed
 // names with a year-long immutable cache, plain names with a short one;
 // gzipped when the request's Accept-Encoding allows it.
-func (as *asset) answerFor(name, acceptEncoding string) *answer {
+func (as *asset) answerFor(name, acceptEncoding string) *answer.Answer {
 	if name == as.hashed {
-		return as.immutable.pick(acceptEncoding)
+		return as.immutable.Pick(acceptEncoding)
 	}
-	return as.plain.pick(acceptEncoding)
+	return as.plain.Pick(acceptEncoding)
 }
 
 // assets are the site's static files, by plain and by hashed name.
 type assets struct {
 	byName  map[string]*asset
 	plain   map[string]*asset // plain name -> asset, for URL lookups
-	favicon *response         // /favicon.ico
+	favicon *answer.Response  // /favicon.ico
 }
 
 // loadAssets reads every file of the embedded static folder. The stylesheet
@@ -73,7 +75,7 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 		return nil, err
 	}
 	if icon := a.plain["favicon.svg"]; icon != nil {
-		a.favicon = prepare("/favicon.ico", icon.ctype, icon.body, icon.tag, "public, max-age=86400", gzipMinBytes)
+		a.favicon = answer.Prepare(patternFavicon, icon.ctype, icon.body, icon.tag, "public, max-age=86400", varyOf(patternFavicon), gzipMinBytes)
 	}
 	return a, nil
 }
@@ -83,8 +85,8 @@ func (a *assets) add(name string, body []byte) {
 	h := hex.EncodeToString(sum[:])[:10]
 	ext := path.Ext(name)
 	as := &asset{body: body, ctype: contentType(ext), hashed: strings.TrimSuffix(name, ext) + "." + h + ext, tag: h}
-	as.immutable = prepare("/static/*", as.ctype, body, h, immutableCache, gzipMinBytes)
-	as.plain = prepare("/static/*", as.ctype, body, h, plainCache, gzipMinBytes)
+	as.immutable = answer.Prepare(patternStatic, as.ctype, body, h, immutableCache, varyOf(patternStatic), gzipMinBytes)
+	as.plain = answer.Prepare(patternStatic, as.ctype, body, h, plainCache, varyOf(patternStatic), gzipMinBytes)
 	a.byName[name] = as
 	a.byName[as.hashed] = as
 	a.plain[name] = as
@@ -113,22 +115,44 @@ func contentType(ext string) string {
 	return "application/octet-stream"
 }
 
+// prepared is the answer made at start-up for a Prepared route of the
+// table, rest being what its "*" matched, in the form acceptEncoding
+// takes; nil when there is none. The fast path answers from it first
+// (fast.go); the handlers below, for what it leaves (a rate limit, odd
+// escapes).
+func (s *Server) prepared(pattern, rest, acceptEncoding string) *answer.Answer {
+	switch pattern {
+	case patternStatic:
+		if as := s.assets.byName[rest]; as != nil {
+			return as.answerFor(rest, acceptEncoding)
+		}
+	case patternFavicon:
+		if s.assets.favicon != nil {
+			return s.assets.favicon.Pick(acceptEncoding)
+		}
+	}
+	return nil
+}
+
 // serveAsset answers /static/{name}: hashed names with a year-long
-// immutable cache, plain names with a short one. serveFast answers these
-// first; this route is for what it leaves (a rate limit, odd escapes).
+// immutable cache, plain names with a short one.
 func (s *Server) serveAsset(c echo.Context) error {
 	name := c.Param("*")
-	as, ok := s.assets.byName[name]
-	if !ok {
+	a := s.prepared(patternStatic, name, c.Request().Header.Get(echo.HeaderAcceptEncoding))
+	if a == nil {
 		return notFound("There is no static file " + name + ".")
 	}
-	as.answerFor(name, c.Request().Header.Get(echo.HeaderAcceptEncoding)).write(c.Response(), c.Request(), nil)
+	a.Write(c.Response(), c.Request(), nil)
 	return nil
 }
 
 // favicon answers /favicon.ico, which browsers and crawlers ask for on
 // their own, with the SVG icon.
 func (s *Server) favicon(c echo.Context) error {
-	s.assets.favicon.pick(c.Request().Header.Get(echo.HeaderAcceptEncoding)).write(c.Response(), c.Request(), nil)
+	a := s.prepared(patternFavicon, "", c.Request().Header.Get(echo.HeaderAcceptEncoding))
+	if a == nil {
+		return notFound("There is no icon.")
+	}
+	a.Write(c.Response(), c.Request(), nil)
 	return nil
 }

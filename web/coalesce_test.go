@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/errkb/errkb/web/internal/fast"
 	"io"
 	"net"
 	"net/http"
@@ -17,7 +18,7 @@ import (
 // wireServer serves s on loopback, through CoalescingListener when
 // coalesce is set, and returns its address. conns collects the accepted
 // connections, to count their writes.
-func wireServer(t testing.TB, s http.Handler, coalesce bool) (addr string, conns func() []*coalescingConn) {
+func wireServer(t testing.TB, s http.Handler, coalesce bool) (addr string, conns func() []*fast.Conn) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -25,24 +26,24 @@ func wireServer(t testing.TB, s http.Handler, coalesce bool) (addr string, conns
 	}
 	var (
 		mu  sync.Mutex
-		got []*coalescingConn
+		got []*fast.Conn
 	)
 	hs := &http.Server{Handler: s}
 	if coalesce {
 		ln = CoalescingListener(ln)
 		hs.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
 			mu.Lock()
-			got = append(got, c.(*coalescingConn))
+			got = append(got, c.(*fast.Conn))
 			mu.Unlock()
 			return ConnContext(ctx, c)
 		}
 	}
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close() })
-	return ln.Addr().String(), func() []*coalescingConn {
+	return ln.Addr().String(), func() []*fast.Conn {
 		mu.Lock()
 		defer mu.Unlock()
-		return append([]*coalescingConn(nil), got...)
+		return append([]*fast.Conn(nil), got...)
 	}
 }
 
@@ -60,9 +61,9 @@ func dialTest(t testing.TB, addr string) net.Conn {
 	return c
 }
 
-// exchange sends each raw request in turn on one keep-alive connection and
+// exchangeRaw sends each raw request in turn on one keep-alive connection and
 // returns each raw answer, head and body.
-func exchange(t testing.TB, addr string, reqs []string) []string {
+func exchangeRaw(t testing.TB, addr string, reqs []string) []string {
 	t.Helper()
 	c := dialTest(t, addr)
 	defer c.Close()
@@ -108,13 +109,13 @@ func TestCoalescingListenerSameBytesFewerWrites(t *testing.T) {
 	// Cache the answers, then learn their ETags.
 	var etag string
 	for _, addr := range []string{plain, coal} {
-		for _, res := range exchange(t, addr, []string{"GET " + page + " HTTP/1.1\r\nHost: localhost\r\n\r\n", "GET " + api + " HTTP/1.1\r\nHost: localhost\r\n\r\n"}) {
+		for _, res := range exchangeRaw(t, addr, []string{"GET " + page + " HTTP/1.1\r\nHost: localhost\r\n\r\n", "GET " + api + " HTTP/1.1\r\nHost: localhost\r\n\r\n"}) {
 			if etag == "" {
 				etag = regexp.MustCompile(`(?m)^Etag: (.*)\r$`).FindStringSubmatch(res)[1]
 			}
 		}
 	}
-	if len(s.responses.get(s.cacheKey(httpRequest(t, page), page)).plain.body) < 4096 {
+	if len(s.responses.Get(s.cacheKey(httpRequest(t, page), page)).Pick("").Body()) < 4096 {
 		t.Fatal("the test page fits net/http's buffer: it would not test coalescing")
 	}
 	var reqs []string
@@ -125,8 +126,8 @@ func TestCoalescingListenerSameBytesFewerWrites(t *testing.T) {
 			}
 		}
 	}
-	want := exchange(t, plain, reqs)
-	got := exchange(t, coal, reqs)
+	want := exchangeRaw(t, plain, reqs)
+	got := exchangeRaw(t, coal, reqs)
 	for i := range reqs {
 		w, g := wireVolatile.ReplaceAllString(want[i], "$1: -"), wireVolatile.ReplaceAllString(got[i], "$1: -")
 		if w != g {
@@ -140,8 +141,8 @@ func TestCoalescingListenerSameBytesFewerWrites(t *testing.T) {
 		"GET " + page + " HTTP/1.0\r\nHost: localhost\r\n\r\n",
 		"GET " + api + " HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n",
 	} {
-		w := wireVolatile.ReplaceAllString(exchange(t, plain, []string{raw})[0], "$1: -")
-		g := wireVolatile.ReplaceAllString(exchange(t, coal, []string{raw})[0], "$1: -")
+		w := wireVolatile.ReplaceAllString(exchangeRaw(t, plain, []string{raw})[0], "$1: -")
+		g := wireVolatile.ReplaceAllString(exchangeRaw(t, coal, []string{raw})[0], "$1: -")
 		if w != g {
 			t.Errorf("%q: answers differ with coalescing:\nwithout: %.600q\nwith:    %.600q", raw, w, g)
 		}
@@ -151,12 +152,12 @@ func TestCoalescingListenerSameBytesFewerWrites(t *testing.T) {
 	one := []string{"GET " + page + " HTTP/1.1\r\nHost: localhost\r\n\r\n", "GET " + api + " HTTP/1.1\r\nHost: localhost\r\n\r\n"}
 	before := 0
 	for _, c := range conns() {
-		before += int(c.writes.Load())
+		before += int(c.Writes())
 	}
-	exchange(t, coal, one)
+	exchangeRaw(t, coal, one)
 	after := 0
 	for _, c := range conns() {
-		after += int(c.writes.Load())
+		after += int(c.Writes())
 	}
 	if after-before != len(one) {
 		t.Errorf("%d cached answers took %d writes, want one each", len(one), after-before)

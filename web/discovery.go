@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/errkb/errkb/web/siteurl"
 )
 
 // sitemapMax is the most URLs one sitemap file may hold (sitemaps.org).
@@ -19,7 +21,7 @@ const sitemapMax = 50000
 // need absolute URLs: --base-url when given, else the configured host the
 // request came in on (see origins), so a local server still gives working
 // files and a forged Host changes nothing.
-func (s *Server) absBase(c echo.Context) string { return s.origins.of(c.Request()) }
+func (s *Server) absBase(c echo.Context) string { return s.origins.Of(c.Request()) }
 
 // robots lets crawlers read the pages but not the search results, lookup
 // redirects or the API, which would only duplicate them.
@@ -29,18 +31,39 @@ func (s *Server) robots(c echo.Context) error {
 	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(body))
 }
 
-// sitemapPaths lists every page worth crawling: home, projects, each
-// project, each tag and each record.
+// sitemapPaths lists every page worth crawling: the pages of every route
+// of the table that lists them (home, projects, each project, each tag
+// and each record), in table order.
 func (s *Server) sitemapPaths() []string {
-	paths := []string{"/", "/errors"}
+	var paths []string
+	for _, e := range routes {
+		if e.pages != nil {
+			paths = append(paths, e.pages(s)...)
+		}
+	}
+	return paths
+}
+
+func (s *Server) projectPages() []string {
+	var paths []string
 	for _, p := range s.ds.Projects() {
-		paths = append(paths, repoPath(p.Repo))
+		paths = append(paths, siteurl.Project(p.Repo))
 	}
+	return paths
+}
+
+func (s *Server) tagPages() []string {
+	var paths []string
 	for _, t := range s.ds.Tags() {
-		paths = append(paths, tagPath(t.Tag))
+		paths = append(paths, siteurl.Tag(t.Tag))
 	}
-	for _, r := range s.ds.Records {
-		paths = append(paths, recordPath(r))
+	return paths
+}
+
+func (s *Server) recordPages() []string {
+	paths := make([]string, len(s.ds.Records))
+	for i, r := range s.ds.Records {
+		paths[i] = recordURL(r)
 	}
 	return paths
 }
@@ -72,7 +95,7 @@ func (s *Server) sitemap(c echo.Context) error {
 	}
 	idx := sitemapIndex{NS: sitemapNS}
 	for i := 0; i*per < len(paths); i++ {
-		idx.Sitemaps = append(idx.Sitemaps, smLocRef{Loc: base + "/sitemap-" + strconv.Itoa(i+1) + ".xml"})
+		idx.Sitemaps = append(idx.Sitemaps, smLocRef{Loc: base + siteurl.SitemapPart(i+1)})
 	}
 	return writeXML(c, idx)
 }
@@ -132,7 +155,7 @@ func (s *Server) openSearch(c echo.Context) error {
 		InputEncoding: "UTF-8",
 		Image:         osImage{Width: 32, Height: 32, Type: "image/svg+xml", URL: base + s.assets.URL("favicon.svg")},
 		URLs: []osURL{
-			{Type: "text/html", Method: "get", Template: base + "/search?q={searchTerms}"},
+			{Type: "text/html", Method: "get", Template: base + "/search?q={searchTerms}"}, // a template, not a query: not escaped
 			{Type: "application/opensearchdescription+xml", Rel: "self", Template: base + "/opensearch.xml"},
 		},
 	}

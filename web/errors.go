@@ -11,6 +11,7 @@ import (
 
 	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/templates"
+	"github.com/errkb/errkb/web/route"
 )
 
 // Error is an error with the HTTP status and machine-readable code it
@@ -56,25 +57,53 @@ func (s *Server) handleError(err error, c echo.Context) {
 		_ = c.NoContent(e.Status)
 		return
 	}
-	if e == errBusy {
-		// Refusing must stay much cheaper than the work refused: the page
-		// is the same every time, so it is rendered once.
-		_ = c.HTMLBlob(e.Status, s.busyPage(req.Context()))
-		return
-	}
-	if f := pageFormat(c); f == formatText || f == formatMarkdown {
+	plain := func() { _ = c.Blob(e.Status, echo.MIMETextPlainCharsetUTF8, []byte(e.Message+"\n")) }
+	if f := pageFormat(c); f == route.Text || f == route.Markdown {
 		// A terminal asked: one line it can read, not an HTML page.
 		c.Response().Header().Add(echo.HeaderVary, echo.HeaderAccept)
-		_ = c.Blob(e.Status, echo.MIMETextPlainCharsetUTF8, []byte(e.Message+"\n"))
+		plain()
 		return
 	}
-	_ = s.render(c, e.Status, templates.Problem(s.problemView(uncounted(req.Context()), e, req.URL.Path)))
+	page, err := s.problemPage(req.Context(), e, req.URL.Path)
+	if err != nil {
+		s.log.Error("error page not rendered", "request_id", requestID(c), "path", req.URL.Path, "status", e.Status, "err", err)
+	}
+	if page == nil {
+		// The status never depends on whether a page could be made.
+		plain()
+		return
+	}
+	_ = c.HTMLBlob(e.Status, page)
+}
+
+// problemPage is the HTML error page of e for a request to path, or nil
+// when a line of text is the answer: to a client that left, or when the
+// page cannot be rendered. It is rendered apart from the request's
+// context ctx, which net/http cancels when the client half-closes its
+// side after sending (and templ renders nothing under a cancelled
+// context); the suggestions of a 404, a search, still stop with ctx.
+func (s *Server) problemPage(ctx context.Context, e *Error, path string) ([]byte, error) {
+	switch {
+	case e.Status == StatusClientClosed:
+		return nil, nil
+	case e == errBusy:
+		// Refusing must stay much cheaper than the work refused: the page
+		// is the same every time, so it is rendered once.
+		return s.busyPage(), nil
+	}
+	v := s.problemView(uncounted(ctx), e, path)
+	var buf bytes.Buffer
+	if err := templates.Problem(v).Render(context.WithoutCancel(ctx), &buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // busyPage is the error page of errBusy, rendered on first use.
-func (s *Server) busyPage(ctx context.Context) []byte {
+func (s *Server) busyPage() []byte {
 	s.busyOnce.Do(func() {
 		var buf bytes.Buffer
+		ctx := context.Background() // once for every request: none of theirs
 		if err := templates.Problem(s.problemView(ctx, errBusy, "")).Render(ctx, &buf); err == nil {
 			s.busyHTML = buf.Bytes()
 		}

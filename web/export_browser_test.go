@@ -25,7 +25,7 @@ func TestBrowserExport(t *testing.T) {
 	exe := findChromium(t)
 	s := newPagesServer(t, true, Config{BaseURL: "https://docs.example.test/kb"})
 	dir := filepath.Join(t.TempDir(), "site")
-	if _, err := export.Run(context.Background(), s, export.Options{Out: dir, BaseURL: "https://docs.example.test/kb"}); err != nil {
+	if _, err := export.Run(context.Background(), s, export.Options{Routes: Routes(), Out: dir, BaseURL: "https://docs.example.test/kb"}); err != nil {
 		t.Fatal(err)
 	}
 	files := http.StripPrefix("/kb", http.FileServer(http.Dir(dir)))

@@ -31,7 +31,7 @@ func (s *Server) recordLinks(ids []string) []templates.Link {
 			if label == "" {
 				label = o.ErrorCode
 			}
-			links = append(links, templates.Link{Label: label, URL: recordPath(o)})
+			links = append(links, templates.Link{Label: label, URL: recordURL(o)})
 		}
 	}
 	return links

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// TestFastPathAnswersAsTheRouterDoes: every request serveFast takes (cached
+// TestFastPathAnswersAsTheRouterDoes: every request the fast path (fast.Path.Serve) takes (cached
 // page, API record, static files, favicon; GET and HEAD; gzip; conditional)
 // gets the same status, headers and bytes as through the router, and the
 // same request log line.
@@ -53,7 +53,7 @@ func TestFastPathAnswersAsTheRouterDoes(t *testing.T) {
 				logs.Reset()
 				mu.Unlock()
 				fast := httptest.NewRecorder()
-				if !s.serveFast(fast, req()) {
+				if !s.fast.Serve(fast, req()) {
 					t.Fatalf("%s: not answered before the router", what)
 				}
 				mu.Lock()

@@ -9,31 +9,6 @@ import (
 	"github.com/errkb/errkb/explain"
 )
 
-func TestNegotiate(t *testing.T) {
-	for _, tc := range []struct {
-		accept, want string
-	}{
-		{"text/plain", formatText},
-		{"text/plain; charset=utf-8", formatText},
-		{"TEXT/PLAIN", formatText},
-		{"", formatHTML},
-		{"*/*", formatHTML},
-		{"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", formatHTML},
-		{"text/html, text/plain;q=0.5", formatHTML},
-		{"text/html;q=0.5, text/plain", formatText},
-		{"text/plain;q=0", formatHTML},
-		{"application/json", formatHTML},
-		{"text/markdown", formatMarkdown},
-		{"text/markdown, text/plain;q=0.9", formatMarkdown},
-		{"text/plain, text/markdown;q=0.5", formatText},
-		{"text/html, text/markdown;q=0.5", formatHTML},
-	} {
-		if got := negotiate(tc.accept); got != tc.want {
-			t.Errorf("negotiate(%q) = %v, want %v", tc.accept, got, tc.want)
-		}
-	}
-}
-
 // TestRecordPageFormats asks the record page in each format through the
 // full router, twice each, so the second answer comes from the response
 // cache: the cache must keep one entry per format.

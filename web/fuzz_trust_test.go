@@ -29,7 +29,7 @@ func FuzzRequestChosenValues(f *testing.F) {
 	s := newPagesServer(f, true, Config{Hosts: []string{"errkb.example"}, TrustedProxies: []*net.IPNet{proxy}})
 	f.Fuzz(func(t *testing.T, path, host, proto, inm, im string) {
 		want := get(t, s, seedPath, "Host", "errkb.example") // cached
-		entries := len(s.responses.entries)
+		entries := s.responses.Len()
 
 		target := path
 		if !strings.HasPrefix(target, "/") {
@@ -53,7 +53,7 @@ func FuzzRequestChosenValues(f *testing.F) {
 		if req.URL.Path == seedPath && req.URL.RawQuery == "" && res.StatusCode == 200 && b != want.Body.String() {
 			t.Fatalf("Host %q, proto %q: the record page differs from every reader's", host, proto)
 		}
-		if n := len(s.responses.entries); n > entries+1 {
+		if n := s.responses.Len(); n > entries+1 {
 			t.Fatalf("%q with Host %q: %d cache entries, was %d", target, host, n, entries)
 		}
 	})

@@ -3,8 +3,6 @@ package web
 import (
 	"context"
 	"net/http"
-	"strconv"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -15,13 +13,13 @@ import (
 	"github.com/errkb/errkb/index"
 )
 
-// metrics are the server's Prometheus series. Each Server has its own
-// registry, so tests and several servers in one process never share state.
+// metrics are the server's Prometheus series but the per-request ones,
+// which package exchange keeps for both request paths. Each Server has its
+// own registry, so tests and several servers in one process never share
+// state.
 type metrics struct {
 	reg         *prometheus.Registry
-	requests    *prometheus.CounterVec
-	latency     *prometheus.HistogramVec
-	inFlight    prometheus.Gauge
+	handler     http.Handler // /metrics
 	queries     *prometheus.CounterVec
 	noMatch     *prometheus.CounterVec
 	timeouts    prometheus.Counter
@@ -31,25 +29,14 @@ type metrics struct {
 	indexDocs   prometheus.Gauge
 	indexBuild  prometheus.Gauge
 	ready       prometheus.Gauge
-
-	routes sync.Map // route pattern -> *routeMetrics
 }
 
 func newMetrics(datasetRecords int) *metrics {
 	reg := prometheus.NewRegistry()
 	f := func(c prometheus.Collector) { reg.MustRegister(c) }
 	m := &metrics{
-		reg: reg,
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "errkb_http_requests_total", Help: "HTTP requests by route pattern, method and status.",
-		}, []string{"route", "method", "status"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "errkb_http_request_duration_seconds", Help: "Time to answer a request, by route pattern.",
-			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
-		}, []string{"route"}),
-		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "errkb_http_requests_in_flight", Help: "Requests being answered now.",
-		}),
+		reg:     reg,
+		handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}),
 		queries: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "errkb_queries_total", Help: "Searches and lookups run, by kind (search, lookup).",
 		}, []string{"kind"}),
@@ -78,7 +65,7 @@ func newMetrics(datasetRecords int) *metrics {
 			Name: "errkb_ready", Help: "1 while /readyz answers 200.",
 		}),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.latency, m.inFlight, m.queries, m.noMatch, m.timeouts,
+	for _, c := range []prometheus.Collector{m.queries, m.noMatch, m.timeouts,
 		m.rateLimited, m.busy, m.records, m.indexDocs, m.indexBuild, m.ready} {
 		f(c)
 	}
@@ -88,79 +75,9 @@ func newMetrics(datasetRecords int) *metrics {
 	return m
 }
 
-// middleware counts every request by its route pattern (never the raw path,
-// which a client could vary without end) and final status. It answers the
-// errors of the handlers inside it, so the request log outside sees the
-// final status too.
-func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		m.inFlight.Inc()
-		defer m.inFlight.Dec()
-		start := time.Now()
-		if err := next(c); err != nil {
-			c.Error(err) // writes the response, so the status below is final
-			if !c.Response().Committed {
-				// Nothing could be written (the client left): record the
-				// status the error stands for, for this count and the log.
-				c.Response().Status = asError(err).Status
-			}
-		}
-		route := c.Path()
-		if route == "" || c.Response().Status == http.StatusNotFound && route == "/*" {
-			route = "unmatched"
-		}
-		m.route(route).observe(c.Request().Method, c.Response().Status, time.Since(start))
-		return nil
-	}
-}
-
-// routeMetrics are one route's series, resolved once so that counting a
-// request takes atomic adds only: prometheus' WithLabelValues hashes the
-// labels and takes a lock on every call. Routes are the router's patterns,
-// a fixed set, so these never grow without bound.
-type routeMetrics struct {
-	m       *metrics
-	route   string
-	latency prometheus.Observer
-	counts  sync.Map // methodStatus -> prometheus.Counter
-}
-
-type methodStatus struct {
-	method string
-	status int
-}
-
-// route returns the series of a route pattern.
-func (m *metrics) route(route string) *routeMetrics {
-	if rm, ok := m.routes.Load(route); ok {
-		return rm.(*routeMetrics)
-	}
-	rm, _ := m.routes.LoadOrStore(route, &routeMetrics{m: m, route: route, latency: m.latency.WithLabelValues(route)})
-	return rm.(*routeMetrics)
-}
-
-// observe counts one answered request and its latency.
-func (rm *routeMetrics) observe(method string, status int, took time.Duration) {
-	rm.latency.Observe(took.Seconds())
-	k := methodStatus{methodLabel(method), status}
-	c, ok := rm.counts.Load(k)
-	if !ok {
-		c, _ = rm.counts.LoadOrStore(k, rm.m.requests.WithLabelValues(rm.route, k.method, strconv.Itoa(status)))
-	}
-	c.(prometheus.Counter).Inc()
-}
-
-// methodLabel keeps the method label to a fixed set.
-func methodLabel(m string) string {
-	switch m {
-	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodOptions, http.MethodPatch:
-		return m
-	}
-	return "other"
-}
-
-func (m *metrics) handler() echo.HandlerFunc {
-	return echo.WrapHandler(promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+func (s *Server) serveMetrics(c echo.Context) error {
+	s.metrics.handler.ServeHTTP(c.Response(), c.Request())
+	return nil
 }
 
 // IndexBuilt records the size and build time of the search index, for

@@ -2,15 +2,10 @@ package web
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -18,6 +13,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/errkb/errkb/index"
+	"github.com/errkb/errkb/web/internal/exchange"
 )
 
 // Request limits. Every one is checked before a handler runs, so an oversize
@@ -38,17 +34,12 @@ const (
 	DefaultRequestTimeout = 5 * time.Second
 )
 
-// contentSecurityPolicy allows the page's own stylesheet, images and scripts
-// from the same origin and nothing inline, so text that slips into a page
-// from a dataset can never run; frame-ancestors forbids framing.
-const contentSecurityPolicy = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-
 // middleware installs the hardening shared by every route. Pre middleware
 // runs before routing, so unknown paths and redirects get it too.
 func (s *Server) middleware(e *echo.Echo) {
 	e.IPExtractor = clientIP(s.cfg.TrustedProxies)
 	e.Pre(securityHeaders, s.requestID, limitRequest, canonicalSlashes)
-	e.Use(s.requestLog(), s.metrics.middleware)
+	e.Use(s.record)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisableStackAll: true, // the panicking goroutine's stack only, and only to the log
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
@@ -98,37 +89,16 @@ func cmpOr[T comparable](v, def T) T {
 	return v
 }
 
-// securityHeaderValues are the headers every response carries.
-var securityHeaderValues = http.Header{
-	"Content-Security-Policy": {contentSecurityPolicy},
-	"X-Content-Type-Options":  {"nosniff"},
-	"X-Frame-Options":         {"DENY"},
-	// 0 turns off the legacy XSS auditor, which itself leaked data
-	// (OWASP); the CSP does its job.
-	"X-Xss-Protection": {"0"},
-	// Search URLs hold pasted log lines, which may hold secrets: never
-	// send them to another site.
-	"Referrer-Policy":            {"no-referrer"},
-	"Cross-Origin-Opener-Policy": {"same-origin"},
-}
-
 // securityHeaders sets the headers every response carries, and adds a
 // charset to any text answer that lacks one just before it is written.
 func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Response().Header()
-		for k, v := range securityHeaderValues {
+		for k, v := range exchange.SecurityHeaders {
 			h[k] = v
 		}
-		c.Response().Before(func() { addCharset(h) })
+		c.Response().Before(func() { exchange.AddCharset(h) })
 		return next(c)
-	}
-}
-
-func addCharset(h http.Header) {
-	ct := h.Get("Content-Type")
-	if strings.HasPrefix(ct, "text/") && !strings.Contains(strings.ToLower(ct), "charset=") {
-		h.Set("Content-Type", ct+"; charset=utf-8")
 	}
 }
 
@@ -161,24 +131,13 @@ func limitRequest(next echo.HandlerFunc) echo.HandlerFunc {
 
 // paramName is a parameter name fit to echo in a message.
 func paramName(name string) string {
-	if len(name) > 32 || !validID(name) {
+	if len(name) > 32 || !exchange.ValidID(name) {
 		return "a parameter"
 	}
 	return name
 }
 
 type requestIDKey struct{}
-
-var (
-	idPrefix  = newIDPrefix()
-	idCounter atomic.Uint64
-)
-
-func newIDPrefix() string {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
 
 // requestID gives every request an id, shown in its log lines and sent
 // back in X-Request-Id. A well-formed id from a proxy is kept so one
@@ -187,30 +146,11 @@ func newIDPrefix() string {
 func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		id := requestIDFrom(req.Header.Get(echo.HeaderXRequestID))
+		id := exchange.RequestID(req.Header.Get(echo.HeaderXRequestID))
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
 		c.SetRequest(req.WithContext(context.WithValue(req.Context(), requestIDKey{}, id)))
 		return next(c)
 	}
-}
-
-func newRequestID() string { return idPrefix + "-" + strconv.FormatUint(idCounter.Add(1), 36) }
-
-// validID reports whether id may be kept as a request id: 1 to 64 bytes of
-// [A-Za-z0-9._:-]. Written out rather than as a regular expression because
-// it runs on every request.
-func validID(id string) bool {
-	if len(id) == 0 || len(id) > 64 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		switch c := id[i]; {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '_', c == ':', c == '-':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // requestID returns the id the requestID middleware gave the request.
@@ -219,20 +159,35 @@ func requestID(c echo.Context) string {
 	return id
 }
 
-// requestLog writes one structured line per request, with its id.
-func (s *Server) requestLog() echo.MiddlewareFunc {
-	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
-		LogMethod: true, LogURIPath: true, LogStatus: true, LogLatency: true, LogRemoteIP: true,
-		HandleError: true,
-		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
-			s.log.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-				slog.String("request_id", requestID(c)),
-				slog.String("method", v.Method), slog.String("path", v.URIPath),
-				slog.Int("status", v.Status), slog.Duration("latency", v.Latency),
-				slog.String("client", v.RemoteIP))
-			return nil
-		},
-	})
+// record counts every request by its route pattern and final status and
+// writes its one log line, through the Exchange the fast path records
+// with too. It answers the errors of the handlers inside it, so the
+// status recorded is the one written.
+func (s *Server) record(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		s.exchange.Begin()
+		start := time.Now()
+		if err := next(c); err != nil {
+			c.Error(err) // writes the response, so the status below is final
+			if !c.Response().Committed {
+				// Nothing could be written (the client left): record the
+				// status the error stands for.
+				c.Response().Status = asError(err).Status
+			}
+		}
+		route := c.Path()
+		if route == "" || c.Response().Status == http.StatusNotFound && route == "/*" {
+			route = "unmatched"
+		}
+		req := c.Request()
+		path := req.URL.Path
+		if path == "" {
+			path = "/"
+		}
+		s.exchange.Done(req.Context(), exchange.Request{Route: route, ID: requestID(c), Method: req.Method, Path: path,
+			Status: c.Response().Status, Start: start, Client: c.RealIP()})
+		return nil
+	}
 }
 
 // clientIP decides whose address a request comes from. Without trusted
@@ -263,11 +218,7 @@ func (s *Server) rateLimit() echo.MiddlewareFunc {
 	})
 	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
 		Skipper: func(c echo.Context) bool {
-			switch p := c.Request().URL.Path; {
-			case p == "/healthz", p == "/readyz", p == "/metrics", strings.HasPrefix(p, "/static/"):
-				return true
-			}
-			return false
+			return byPattern[c.Path()].Unlimited
 		},
 		Store: store,
 		IdentifierExtractor: func(c echo.Context) (string, error) {

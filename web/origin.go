@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/labstack/echo/v4"
 )
 
 // DefaultHost is the host shown in absolute links when neither BaseURL nor
@@ -43,17 +45,17 @@ func newOrigins(cfg Config) *origins {
 	return o
 }
 
-// of is the absolute root of the site as r should see it, without a
+// Of is the absolute root of the site as r should see it, without a
 // trailing slash: the base URL when configured, else scheme://host.
-func (o *origins) of(r *http.Request) string {
+func (o *origins) Of(r *http.Request) string {
 	if o.base != "" {
 		return o.base
 	}
-	return o.at(r.Host, o.scheme(r) == "https")
+	return o.At(r.Host, o.scheme(r) == "https")
 }
 
-// at is the root of the site for a request with Host h, over https or not.
-func (o *origins) at(h string, https bool) string {
+// At is the root of the site for a request with Host h, over https or not.
+func (o *origins) At(h string, https bool) string {
 	if o.base != "" {
 		return o.base
 	}
@@ -84,7 +86,7 @@ func (o *origins) scheme(r *http.Request) string {
 	if r.TLS != nil {
 		return "https"
 	}
-	if !o.fromProxy(r) {
+	if !o.FromProxy(r) {
 		return "http"
 	}
 	for _, name := range schemeHeaders {
@@ -112,8 +114,12 @@ var schemeHeaders = []string{"X-Forwarded-Proto", "X-Forwarded-Protocol", "X-Url
 
 const sslHeader = "X-Forwarded-Ssl"
 
-// fromProxy reports whether r's connection comes from a trusted proxy.
-func (o *origins) fromProxy(r *http.Request) bool {
+// forwardedHeaders are all the headers read on a trusted proxy's requests:
+// the client's address (clientIP) and the scheme.
+var forwardedHeaders = append([]string{echo.HeaderXForwardedFor, sslHeader}, schemeHeaders...)
+
+// FromProxy reports whether r's connection comes from a trusted proxy.
+func (o *origins) FromProxy(r *http.Request) bool {
 	if len(o.trusted) == 0 {
 		return false
 	}

@@ -9,20 +9,22 @@ import (
 
 	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/templates"
+	"github.com/errkb/errkb/web/route"
+	"github.com/errkb/errkb/web/siteurl"
 )
 
 func (s *Server) home(c echo.Context) error {
 	v := templates.HomeView{Base: s.base("Search software errors", "")}
 	v.Description = "Explanations, causes and fixes for errors of open-source projects, with the source that raises them."
 	for _, p := range largestProjects(s.ds.Projects(), homeProjects) {
-		v.Projects = append(v.Projects, templates.Link{Label: p.Repo, URL: repoPath(p.Repo), Count: p.Count})
+		v.Projects = append(v.Projects, templates.Link{Label: p.Repo, URL: siteurl.Project(p.Repo), Count: p.Count})
 	}
 	v.ProjectsTotal = len(s.ds.Projects())
 	for i, t := range s.ds.Tags() {
 		if i == 30 {
 			break
 		}
-		v.Tags = append(v.Tags, templates.Link{Label: t.Tag, URL: tagPath(t.Tag), Count: t.Count})
+		v.Tags = append(v.Tags, templates.Link{Label: t.Tag, URL: siteurl.Tag(t.Tag), Count: t.Count})
 	}
 	return s.render(c, http.StatusOK, templates.Home(v))
 }
@@ -62,7 +64,7 @@ func (s *Server) searchView(q index.Query, page int, res *index.Result) template
 		v.Hits = append(v.Hits, recordItem(h.Record, h.Highlights))
 	}
 	for _, sg := range res.DidYouMean {
-		v.DidYouMean = append(v.DidYouMean, templates.Link{Label: sg.Text, URL: suggestionPath(sg)})
+		v.DidYouMean = append(v.DidYouMean, templates.Link{Label: sg.Text, URL: suggestionURL(sg)})
 	}
 	link := func(change func(url.Values)) string {
 		vals := url.Values{}
@@ -72,7 +74,7 @@ func (s *Server) searchView(q index.Query, page int, res *index.Result) template
 			}
 		}
 		change(vals)
-		return "/search?" + vals.Encode()
+		return siteurl.SearchWith(vals)
 	}
 	facet := func(title, key string, counts []index.FacetCount) templates.FacetGroup {
 		g := templates.FacetGroup{Title: title}
@@ -120,7 +122,7 @@ func (s *Server) lookupRedirect(c echo.Context) error {
 	}
 	// A terminal (Accept: text/plain) or ?format=markdown gets the answer
 	// itself rather than a redirect to a page it would then have to ask for.
-	if f := pageFormat(c); f != formatHTML {
+	if f := pageFormat(c); f != route.HTML {
 		if res.Match == nil {
 			return s.writeNoMatch(c, q, res)
 		}
@@ -129,9 +131,9 @@ func (s *Server) lookupRedirect(c echo.Context) error {
 	}
 	c.Response().Header().Add(echo.HeaderVary, echo.HeaderAccept)
 	if res.Match != nil {
-		return c.Redirect(http.StatusSeeOther, recordPath(res.Match))
+		return c.Redirect(http.StatusSeeOther, recordURL(res.Match))
 	}
-	return c.Redirect(http.StatusSeeOther, "/search?q="+url.QueryEscape(q))
+	return c.Redirect(http.StatusSeeOther, siteurl.Search(q))
 }
 
 func (s *Server) projects(c echo.Context) error {
@@ -150,7 +152,7 @@ func (s *Server) project(c echo.Context) error {
 	}
 	pq := projectQuery{filter: c.QueryParam("q"), sort: c.QueryParam("sort")}
 	if canonical := recs[0].Repo; canonical != repo {
-		return c.Redirect(http.StatusMovedPermanently, repoPath(canonical)+projectQueryString(pq))
+		return c.Redirect(http.StatusMovedPermanently, siteurl.Project(canonical)+projectQueryString(pq))
 	}
 	if len(pq.filter) > index.MaxQueryBytes {
 		return badRequest("the filter is longer than " + strconv.Itoa(index.MaxQueryBytes) + " bytes")
@@ -174,7 +176,7 @@ func (s *Server) tagPage(c echo.Context) error {
 	v := templates.ListView{Base: s.base("Tag "+tag, ""), Heading: "Errors tagged " + tag, Records: recordItems(recs),
 		Intro: templates.Count(len(recs), "error", "errors") + "."}
 	v.Crumbs = []templates.Link{{Label: "Home", URL: "/"}, {Label: "Tag " + tag}}
-	v.Canonical = s.url(tagPath(tag))
+	v.Canonical = s.url(siteurl.Tag(tag))
 	return s.render(c, http.StatusOK, templates.List(v))
 }
 
@@ -185,7 +187,7 @@ func (s *Server) recordPage(c echo.Context) error {
 		return notFound("errkb has no error at " + owner + "/" + repo + "/" + slug + ".")
 	}
 	if r.Repo != owner+"/"+repo {
-		return c.Redirect(http.StatusMovedPermanently, recordPath(r))
+		return c.Redirect(http.StatusMovedPermanently, recordURL(r))
 	}
 	if done, err := s.writeRecordAs(c, pageFormat(c), r); done {
 		return err
@@ -197,8 +199,8 @@ func (s *Server) recordPage(c echo.Context) error {
 		// Without --base-url the link box still shows full URLs a reader
 		// can paste, taken from the host the page was asked on (the
 		// response cache keys on the host then).
-		v.StableURL = s.absBase(c) + recordPath(r)
-		v.LookupURL = s.absBase(c) + lookupPath(r.ErrorCode)
+		v.StableURL = s.absBase(c) + recordURL(r)
+		v.LookupURL = s.absBase(c) + siteurl.Lookup(r.ErrorCode)
 	}
 	return s.render(c, http.StatusOK, templates.Record(*v))
 }

@@ -283,12 +283,12 @@ func TestRecordPageCachedOnceReady(t *testing.T) {
 	const key = "http://" + DefaultHost + seedPath // no --base-url, no hosts
 	s := newPagesServer(t, false, Config{})
 	get(t, s, seedPath)
-	if s.responses.get(key) != nil {
+	if s.responses.Get(key) != nil {
 		t.Error("a page rendered before the index is ready was cached")
 	}
 	s2 := newPagesServer(t, true, Config{})
 	first := get(t, s2, seedPath)
-	if s2.responses.get(key) == nil {
+	if s2.responses.Get(key) == nil {
 		t.Fatal("the page is not cached once the index is ready")
 	}
 	if second := get(t, s2, seedPath); second.Body.String() != first.Body.String() {

@@ -1,6 +1,10 @@
-// Package web owns the HTTP side of errkb: routes, thin handlers, the one
-// error handler, Markdown rendering and static assets. It turns errors into
-// statuses; nothing below it knows about HTTP.
+// Package web owns the HTTP side of errkb: the route table (routes.go),
+// thin handlers, the one error handler, Markdown rendering and static
+// assets. It turns errors into statuses; nothing below it knows about
+// HTTP. The answers that need no work (kept pages, static files) are
+// given before the router by package web/internal/fast, behind the
+// contract fast.go hands it; docs/architecture.md follows a request
+// through both.
 package web
 
 import (
@@ -23,6 +27,9 @@ import (
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/templates"
+	"github.com/errkb/errkb/web/internal/answer"
+	"github.com/errkb/errkb/web/internal/exchange"
+	"github.com/errkb/errkb/web/internal/fast"
 )
 
 // Searcher answers searches and lookups; *index.Index satisfies it.
@@ -75,10 +82,12 @@ type Server struct {
 	assets    *assets
 	lexers    *lexers
 	metrics   *metrics
+	exchange  *exchange.Exchange // records every request, on either path
 	draining  atomic.Bool
-	responses *responseCache // rendered pages and API records; see cache.go
-	origins   *origins       // what absolute links show; see origin.go
-	work      *admission     // bounds expensive work; see admission.go
+	responses *answer.Cache // rendered pages and API records; see cache.go
+	origins   *origins      // what absolute links show; see origin.go
+	work      *admission    // bounds expensive work; see admission.go
+	fast      *fast.Path    // answers kept and prepared ones before the router; see fast.go
 	busyOnce  sync.Once
 	busyHTML  []byte // the error page of errBusy; see busyPage
 
@@ -101,8 +110,9 @@ func New(ds *errkb.Dataset, cfg Config) *Server {
 	}
 	lx := &lexers{}
 	s := &Server{ds: ds, cfg: cfg, log: cfg.Logger, md: newMarkdown(lx), lexers: lx, sitemapMax: sitemapMax,
-		metrics: newMetrics(ds.Len()), responses: newResponseCache(cfg.CacheBytes),
+		metrics: newMetrics(ds.Len()), responses: answer.NewCache(cfg.CacheBytes),
 		origins: newOrigins(cfg), work: newAdmission(cfg.Workers, cfg.QueuedWork)}
+	s.exchange = exchange.New(cfg.Logger, s.metrics.reg)
 	sub, err := fs.Sub(static, "static")
 	if err == nil {
 		s.assets, err = loadAssets(sub)
@@ -110,7 +120,8 @@ func New(ds *errkb.Dataset, cfg Config) *Server {
 	if err != nil {
 		panic("web: embedded static files: " + err.Error()) // built into the binary; cannot fail at run time
 	}
-	s.echo = s.routes()
+	s.echo = s.router()
+	s.fast = fast.New(s.plain())
 	return s
 }
 
@@ -138,55 +149,16 @@ func b2f(b bool) float64 {
 }
 
 // ServeHTTP makes Server an http.Handler. Cached pages, API records and
-// static files are answered before the router (serveFast); everything else
-// goes through echo.
+// static files are answered before the router (fast.Path.Serve);
+// everything else goes through echo.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.serveFast(w, r) {
+	if s.fast.Serve(w, r) {
 		return
 	}
 	s.echo.ServeHTTP(w, r)
 }
 
-func (s *Server) routes() *echo.Echo {
-	e := echo.New()
-	e.HideBanner = true
-	e.HidePort = true
-	e.HTTPErrorHandler = s.handleError
-	s.middleware(e)
-	e.Use(s.compress(), s.cache())
-
-	// Every page also answers HEAD, which link checkers and load balancers use.
-	get := func(g interface {
-		Match([]string, string, echo.HandlerFunc, ...echo.MiddlewareFunc) []*echo.Route
-	}, path string, h echo.HandlerFunc) {
-		g.Match([]string{http.MethodGet, http.MethodHead}, path, h)
-	}
-	// Searches, lookups and page renders are admitted work (admission.go);
-	// a cached page never reaches its handler, so it never waits.
-	get(e, "/", s.admit(s.home))
-	get(e, "/search", s.admit(s.searchPage))
-	get(e, "/lookup", s.admit(s.lookupRedirect))
-	get(e, "/errors", s.admit(s.projects))
-	get(e, "/errors/:owner/:repo", s.admit(s.project))
-	get(e, "/errors/:owner/:repo/:slug", s.admit(s.recordPage))
-	get(e, "/tags/:tag", s.admit(s.tagPage))
-	get(e, "/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
-	get(e, "/readyz", s.readyz)
-	get(e, "/metrics", s.metrics.handler())
-	get(e, "/static/*", s.serveAsset)
-	get(e, "/favicon.ico", s.favicon)
-	get(e, "/robots.txt", s.robots)
-	get(e, "/sitemap.xml", s.admit(s.sitemap)) // tens of thousands of URLs each
-	get(e, "/sitemap-:n", s.admit(s.sitemapPart))
-	get(e, "/opensearch.xml", s.openSearch)
-
-	api := e.Group("/api/v1")
-	get(api, "/errors/:owner/:repo/:slug", s.admit(s.apiRecord))
-	get(api, "/lookup", s.admit(s.apiLookup))
-	get(api, "/search", s.admit(s.apiSearch))
-	get(api, "/openapi.json", s.apiOpenAPI)
-	return e
-}
+func (s *Server) healthz(c echo.Context) error { return c.String(http.StatusOK, "ok\n") }
 
 func (s *Server) readyz(c echo.Context) error {
 	if s.draining.Load() {

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"github.com/errkb/errkb/web/siteurl"
 	"io"
 	"log/slog"
 	"net/http"
@@ -175,7 +176,7 @@ func TestLookupRedirect(t *testing.T) {
 		{"", "/search?q="},
 	}
 	for _, tt := range tests {
-		resp := fetch(t, s, lookupPath(tt.q))
+		resp := fetch(t, s, siteurl.Lookup(tt.q))
 		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != tt.location {
 			t.Errorf("lookup %q: %d to %q, want 303 to %q", tt.q, resp.StatusCode, resp.Header.Get("Location"), tt.location)
 		}

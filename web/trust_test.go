@@ -34,7 +34,7 @@ func TestForgedHostsDoNotFlushTheCache(t *testing.T) {
 		t.Fatalf("the page does not link to the configured host")
 	}
 	other := body(t, pageFrom(t, s, "/errors", real, "192.0.2.1:1000"))
-	entries := len(s.responses.entries)
+	entries := s.responses.Len()
 	for i := range 2000 {
 		res := pageFrom(t, s, seedPath, fmt.Sprintf("forged-%d.example", i), "203.0.113.9:4000",
 			"X-Forwarded-Proto", "wss", "X-Forwarded-Ssl", "on", "X-Url-Scheme", "https")
@@ -43,14 +43,14 @@ func TestForgedHostsDoNotFlushTheCache(t *testing.T) {
 				strings.Contains(b, "forged-"))
 		}
 	}
-	if n := len(s.responses.entries); n != entries {
+	if n := s.responses.Len(); n != entries {
 		t.Errorf("%d cache entries after the flood, %d before: forged hosts split the cache", n, entries)
 	}
 	if b := body(t, pageFrom(t, s, "/errors", real, "192.0.2.1:1000")); b != other {
 		t.Error("another cached page changed during the flood")
 	}
 	for _, path := range []string{seedPath, "/errors"} {
-		if s.responses.get(s.cacheKey(httptest.NewRequest("GET", path, nil), path)) == nil {
+		if s.responses.Get(s.cacheKey(httptest.NewRequest("GET", path, nil), path)) == nil {
 			t.Errorf("%s was evicted by the flood", path)
 		}
 	}
@@ -112,9 +112,9 @@ func TestCacheKeySeesTheRouterPath(t *testing.T) {
 	if got := status(escaped); got != http.StatusNotFound {
 		t.Errorf("%s after caching the record page: %d, want 404", escaped, got)
 	}
-	entries := len(s.responses.entries)
+	entries := s.responses.Len()
 	status("/errors/nats-io/nats-server/js-consumer-%6Ffflin%65")
-	if n := len(s.responses.entries); n != entries {
+	if n := s.responses.Len(); n != entries {
 		t.Errorf("escaped letters made a new cache entry (%d, was %d)", n, entries)
 	}
 	m := body(t, fetch(t, s, "/metrics"))

@@ -13,32 +13,25 @@ import (
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/templates"
+	"github.com/errkb/errkb/web/siteurl"
 )
 
-// recordPath is the canonical page of a record.
-func recordPath(r *errkb.Record) string { return "/errors/" + r.Path() }
+// recordURL is the canonical page of a record (package siteurl spells
+// every address of the site).
+func recordURL(r *errkb.Record) string { return siteurl.Record(r.Repo, r.Slug) }
 
-// repoPath is the page of a project.
-func repoPath(repo string) string { return "/errors/" + repo }
-
-// tagPath is the page of a tag.
-func tagPath(tag string) string { return "/tags/" + url.PathEscape(tag) }
-
-// suggestionPath is where a did-you-mean leads: the record it names, or
+// suggestionURL is where a did-you-mean leads: the record it names, or
 // a search for the corrected text.
-func suggestionPath(s index.Suggestion) string {
+func suggestionURL(s index.Suggestion) string {
 	if s.Record != nil {
-		return recordPath(s.Record)
+		return recordURL(s.Record)
 	}
-	return "/search?q=" + url.QueryEscape(s.Text)
+	return siteurl.Search(s.Text)
 }
-
-// lookupPath is the short form a log message can carry.
-func lookupPath(q string) string { return "/lookup?q=" + url.QueryEscape(q) }
 
 func recordItem(r *errkb.Record, highlights map[string][]string) templates.RecordItem {
 	it := templates.RecordItem{
-		URL:      recordPath(r),
+		URL:      recordURL(r),
 		Code:     r.ErrorCode,
 		Message:  r.ErrorMessage,
 		Repo:     r.Repo,
@@ -81,19 +74,19 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 		ErrorType:  r.ErrorType,
 		Handling:   r.HandlingStrategy,
 		Repo:       r.Repo,
-		RepoURL:    repoPath(r.Repo),
+		RepoURL:    siteurl.Project(r.Repo),
 		Pattern:    r.MessagePattern,
-		StableURL:  s.url(recordPath(r)),
-		LookupURL:  s.url(lookupPath(r.ErrorCode)),
-		APIURL:     "/api/v1" + recordPath(r),
+		StableURL:  s.url(recordURL(r)),
+		LookupURL:  s.url(siteurl.Lookup(r.ErrorCode)),
+		APIURL:     siteurl.API(recordURL(r)),
 		AnalyzedAt: r.AnalyzedAt,
 	}
 	if d := dateOf(r.AnalyzedAt); d != "" {
 		v.AnalyzedAt = d
 	}
 	v.Description = firstLine(r.Documentation)
-	v.Canonical = s.url(recordPath(r))
-	v.Crumbs = []templates.Link{{Label: "Projects", URL: "/errors"}, {Label: r.Repo, URL: repoPath(r.Repo)}, {Label: r.ErrorCode}}
+	v.Canonical = s.url(recordURL(r))
+	v.Crumbs = []templates.Link{{Label: "Projects", URL: siteurl.Projects}, {Label: r.Repo, URL: siteurl.Project(r.Repo)}, {Label: r.ErrorCode}}
 	if r.HTTPStatus != nil {
 		v.HTTPStatus = strconv.Itoa(*r.HTTPStatus)
 	}
@@ -104,7 +97,7 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 	lexer := s.lexers.forFile(r.FilePath)
 	v.CodeBlocks = codeBlocksOf(r, lexer)
 	for _, t := range r.Tags {
-		v.Tags = append(v.Tags, templates.Link{Label: t, URL: tagPath(t)})
+		v.Tags = append(v.Tags, templates.Link{Label: t, URL: siteurl.Tag(t)})
 	}
 	v.Source = sourceView(r, lexer)
 	s.addExtracted(v, r)

@@ -226,7 +226,7 @@ func TestWirePathAnswersAsNetHTTP(t *testing.T) {
 			t.Errorf("%s: the wire path's answers differ from net/http's at %s", tc.name, firstDiff(want, got))
 		}
 	}
-	if p.fl.answered.Load() == 0 {
+	if p.fl.Answered() == 0 {
 		t.Fatal("the wire path answered nothing: the test compares net/http with itself")
 	}
 
@@ -268,7 +268,7 @@ func TestWirePathBehindTrustedProxy(t *testing.T) {
 			}
 		}
 	}
-	if n := p.fl.answered.Load(); n == 0 {
+	if n := p.fl.Answered(); n == 0 {
 		t.Error("the wire path answered nothing from a trusted proxy")
 	}
 	logLine := regexp.MustCompile(`request_id=[0-9a-f]{8}-[0-9a-z]+ |latency=\S+ |time=\S+ `)
@@ -361,15 +361,7 @@ func TestWirePathShutdown(t *testing.T) {
 	// first bytes: one waiting for another request, one for its first,
 	// and one reading a request.
 	for {
-		var states [3]int
-		p.fl.mu.Lock()
-		for c := range p.fl.conns {
-			if st := c.state.Load(); st >= 0 && int(st) < len(states) {
-				states[st]++
-			}
-		}
-		p.fl.mu.Unlock()
-		if states[wireBusy] == 1 && states[wireNew] == 1 && states[wireIdle] == 1 {
+		if busy, fresh, idle := p.fl.States(); busy == 1 && fresh == 1 && idle == 1 {
 			break
 		}
 		time.Sleep(time.Millisecond)

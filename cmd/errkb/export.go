@@ -38,7 +38,7 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	// Each page is asked for once: nothing is worth keeping in its cache.
 	srv := web.New(ds, web.Config{BaseURL: *baseURL, CacheBytes: 1})
 	srv.SetSearcher(ix)
-	st, err := export.Run(ctx, srv, export.Options{Out: *out, Force: *force, BaseURL: *baseURL})
+	st, err := export.Run(ctx, srv, export.Options{Routes: web.Routes(), Out: *out, Force: *force, BaseURL: *baseURL})
 	if err != nil {
 		fmt.Fprintf(stderr, "errkb export: %v\n", err)
 		return 1

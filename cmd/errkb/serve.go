@@ -100,7 +100,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 
 	errc := make(chan error, 1)
 	// Cache hits are answered on the wire; every other connection is
-	// served by hs (web/wire.go).
+	// served by hs (web/internal/fast/wire.go).
 	fl := srv.FastListener(ln, hs)
 	go func() { errc <- hs.Serve(fl) }()
 	select {

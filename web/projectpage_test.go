@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"github.com/errkb/errkb/web/siteurl"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -64,7 +65,7 @@ func visibleRows(d *goquery.Document) *goquery.Selection {
 
 func TestProjectPageGroups(t *testing.T) {
 	s, ds, repo := trialServer(t)
-	resp := fetch(t, s, repoPath(repo))
+	resp := fetch(t, s, siteurl.Project(repo))
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
@@ -78,7 +79,7 @@ func TestProjectPageGroups(t *testing.T) {
 	// count right.
 	byCode := map[string]*errkb.Record{}
 	for _, r := range recs {
-		byCode[r.ErrorCode+"\x00"+recordPath(r)] = r
+		byCode[r.ErrorCode+"\x00"+recordURL(r)] = r
 	}
 	seen := 0
 	groups.Each(func(_ int, g *goquery.Selection) {
@@ -152,7 +153,7 @@ func TestProjectPageFilter(t *testing.T) {
 	for _, q := range []string{"timed out", "CONFLICT", "503", "nothing-matches-this", strconv.Itoa(*firstNumeric(recs).NumericCode)} {
 		t.Run(q, func(t *testing.T) {
 			want := matching(recs, q)
-			resp := fetch(t, s, repoPath(repo)+"?q="+url.QueryEscape(q))
+			resp := fetch(t, s, siteurl.Project(repo)+"?q="+url.QueryEscape(q))
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("status %d", resp.StatusCode)
 			}
@@ -205,7 +206,7 @@ func matching(recs []*errkb.Record, q string) map[string]bool {
 			ok = ok && strings.Contains(text, w)
 		}
 		if ok {
-			out[recordPath(r)] = true
+			out[recordURL(r)] = true
 		}
 	}
 	return out
@@ -238,7 +239,7 @@ func TestProjectPageSort(t *testing.T) {
 			return padded(row.Find(`td[data-label="Number"]`).Text())
 		}},
 	} {
-		resp := fetch(t, s, repoPath(repo)+tc.query)
+		resp := fetch(t, s, siteurl.Project(repo)+tc.query)
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("%s: status %d", tc.query, resp.StatusCode)
 		}
@@ -259,7 +260,7 @@ func TestProjectPageSort(t *testing.T) {
 			t.Errorf("%s: sort link %q drops the filter", tc.query, d.Find("p.sort a").AttrOr("href", ""))
 		}
 	}
-	if resp := fetch(t, s, repoPath(repo)+"?sort=size"); resp.StatusCode != http.StatusBadRequest {
+	if resp := fetch(t, s, siteurl.Project(repo)+"?sort=size"); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("?sort=size: status %d, want 400", resp.StatusCode)
 	}
 }
@@ -292,7 +293,7 @@ func TestProjectPageProvenance(t *testing.T) {
 	ds.Provenance = map[string]errkb.Provenance{repo: {Repo: repo, Module: "example.com/acme/widgets", Version: "v1.2.3",
 		Commit: strings.Repeat("ab", 20), License: "Apache-2.0", LicenseFile: "LICENSE", Tool: "errkb extract"}}
 	s := New(ds, Config{})
-	d := doc(t, fetch(t, s, repoPath(repo)))
+	d := doc(t, fetch(t, s, siteurl.Project(repo)))
 	a := d.Find("dl.attribution")
 	for _, want := range []struct{ text, href string }{
 		{"example.com/acme/widgets", "https://pkg.go.dev/example.com/acme/widgets@v1.2.3"},
@@ -312,12 +313,12 @@ func TestProjectPageProvenance(t *testing.T) {
 	p.LicenseFile = ""
 	ds.Provenance[repo] = p
 	s = New(ds, Config{})
-	if href := doc(t, fetch(t, s, repoPath(repo))).Find("dl.attribution a:contains('Apache-2.0')").AttrOr("href", ""); href != "https://pkg.go.dev/example.com/acme/widgets@v1.2.3?tab=licenses" {
+	if href := doc(t, fetch(t, s, siteurl.Project(repo))).Find("dl.attribution a:contains('Apache-2.0')").AttrOr("href", ""); href != "https://pkg.go.dev/example.com/acme/widgets@v1.2.3?tab=licenses" {
 		t.Errorf("license without a file links to %q", href)
 	}
 	// Without provenance there is no attribution box.
 	other := ds.Projects()[1].Repo
-	if doc(t, fetch(t, s, repoPath(other))).Find("dl.attribution").Length() != 0 {
+	if doc(t, fetch(t, s, siteurl.Project(other))).Find("dl.attribution").Length() != 0 {
 		t.Error("attribution shown for a project without provenance")
 	}
 }
@@ -328,15 +329,15 @@ func mustFS[T any](fsys T, _ string) T { return fsys }
 // page (ETag, 304), while filtered views are rendered per request.
 func TestProjectPageCached(t *testing.T) {
 	s, _, repo := trialServer(t)
-	first := get(t, s, repoPath(repo))
+	first := get(t, s, siteurl.Project(repo))
 	etag := first.Header().Get("ETag")
 	if etag == "" || first.Header().Get("Cache-Control") == "" {
 		t.Fatalf("project page not cached: headers %v", first.Header())
 	}
-	if again := get(t, s, repoPath(repo), "If-None-Match", etag); again.Code != http.StatusNotModified {
+	if again := get(t, s, siteurl.Project(repo), "If-None-Match", etag); again.Code != http.StatusNotModified {
 		t.Errorf("revalidation: status %d, want 304", again.Code)
 	}
-	if f := get(t, s, repoPath(repo)+"?q=timed"); f.Header().Get("ETag") != "" {
+	if f := get(t, s, siteurl.Project(repo)+"?q=timed"); f.Header().Get("ETag") != "" {
 		t.Error("a filtered view was cached")
 	}
 }
@@ -351,8 +352,8 @@ func TestHomeAtScale(t *testing.T) {
 	if items.Length() != homeProjects {
 		t.Fatalf("home lists %d projects, want %d", items.Length(), homeProjects)
 	}
-	if first := items.First().Find("a").AttrOr("href", ""); first != repoPath(repo) {
-		t.Errorf("first project %s, want the largest, %s", first, repoPath(repo))
+	if first := items.First().Find("a").AttrOr("href", ""); first != siteurl.Project(repo) {
+		t.Errorf("first project %s, want the largest, %s", first, siteurl.Project(repo))
 	}
 	prev := len(ds.ByRepo(repo))
 	items.Each(func(i int, li *goquery.Selection) {
@@ -499,8 +500,8 @@ func TestChooseGrouping(t *testing.T) {
 // its filter and order on the way to the canonical page.
 func TestProjectPageRedirectKeepsQuery(t *testing.T) {
 	s, _, repo := trialServer(t)
-	resp := fetch(t, s, repoPath(strings.ToUpper(repo))+"?q=timed+out&sort=numeric")
-	if want := repoPath(repo) + "?q=timed+out&sort=numeric"; resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != want {
+	resp := fetch(t, s, siteurl.Project(strings.ToUpper(repo))+"?q=timed+out&sort=numeric")
+	if want := siteurl.Project(repo) + "?q=timed+out&sort=numeric"; resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != want {
 		t.Errorf("%d to %q, want 301 to %q", resp.StatusCode, resp.Header.Get("Location"), want)
 	}
 }

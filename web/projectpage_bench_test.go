@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/errkb/errkb/web/siteurl"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -27,12 +28,12 @@ func BenchmarkProjectPage(b *testing.B) {
 		name, path string
 		s          *Server
 	}{
-		{"record", recordPath(rec) + "?nocache=1", s},
-		{"render", repoPath(repo) + "?nocache=1", s},
-		{"filter", repoPath(repo) + "?q=timed+out", s},
-		{"numeric", repoPath(repo) + "?sort=numeric", s},
-		{"cached", repoPath(repo), s},
-		{"nats-server", repoPath(natsRepo) + "?nocache=1", real},
+		{"record", recordURL(rec) + "?nocache=1", s},
+		{"render", siteurl.Project(repo) + "?nocache=1", s},
+		{"filter", siteurl.Project(repo) + "?q=timed+out", s},
+		{"numeric", siteurl.Project(repo) + "?sort=numeric", s},
+		{"cached", siteurl.Project(repo), s},
+		{"nats-server", siteurl.Project(natsRepo) + "?nocache=1", real},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			s := bc.s

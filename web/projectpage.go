@@ -10,7 +10,11 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/templates"
+	"github.com/errkb/errkb/web/siteurl"
 )
+
+// The project pages: a project's errors filtered, sorted and grouped (by
+// Go package, directory, file or tag), and the list of every project.
 
 // The orders a project page offers (?sort=).
 const (
@@ -112,9 +116,9 @@ type projectQuery struct {
 // script can show them again as the reader widens the filter.
 func (s *Server) projectView(repo string, recs []*errkb.Record, pq projectQuery) templates.ProjectView {
 	v := templates.ProjectView{Base: s.base(repo, ""), Repo: repo, Total: len(recs),
-		Filter: pq.filter, FilterURL: repoPath(repo), Sort: pq.sort}
-	v.Crumbs = []templates.Link{{Label: "Projects", URL: "/errors"}, {Label: repo}}
-	v.Canonical = s.url(repoPath(repo))
+		Filter: pq.filter, FilterURL: siteurl.Project(repo), Sort: pq.sort}
+	v.Crumbs = []templates.Link{{Label: "Projects", URL: siteurl.Projects}, {Label: repo}}
+	v.Canonical = s.url(siteurl.Project(repo))
 	v.Description = "The " + templates.Count(len(recs), "error", "errors") + " of " + repo + ": codes, messages and statuses, with a filter."
 	module := ""
 	if p, ok := s.ds.Provenance[repo]; ok {
@@ -243,7 +247,7 @@ func sortRecords(recs []*errkb.Record, order string) []*errkb.Record {
 }
 
 func errorRow(r *errkb.Record) templates.ErrorRow {
-	row := templates.ErrorRow{URL: recordPath(r), Code: r.ErrorCode, Message: r.ErrorMessage}
+	row := templates.ErrorRow{URL: recordURL(r), Code: r.ErrorCode, Message: r.ErrorMessage}
 	if r.HTTPStatus != nil {
 		row.HTTPStatus = strconv.Itoa(*r.HTTPStatus)
 	}
@@ -279,7 +283,7 @@ func sortLinks(repo string, pq projectQuery) []templates.Link {
 	for _, o := range []struct{ sort, label string }{{sortCode, "code"}, {sortNumeric, "numeric code"}} {
 		l := templates.Link{Label: o.label}
 		if o.sort != pq.sort {
-			l.URL = repoPath(repo) + projectQueryString(projectQuery{filter: pq.filter, sort: o.sort})
+			l.URL = siteurl.Project(repo) + projectQueryString(projectQuery{filter: pq.filter, sort: o.sort})
 		}
 		links = append(links, l)
 	}
@@ -319,10 +323,10 @@ func largestProjects(ps []errkb.Project, n int) []errkb.Project {
 func (s *Server) projectsView(filter string) templates.ProjectsView {
 	v := templates.ProjectsView{Base: s.base("Projects", ""), Filter: filter, Errors: s.ds.Len()}
 	v.Description = "Every project errkb documents, with the number of its errors."
-	v.Canonical = s.url("/errors")
+	v.Canonical = s.url(siteurl.Projects)
 	words := filterWords(filter)
 	for _, p := range s.ds.Projects() {
-		it := templates.ProjectItem{Repo: p.Repo, URL: repoPath(p.Repo), Count: p.Count,
+		it := templates.ProjectItem{Repo: p.Repo, URL: siteurl.Project(p.Repo), Count: p.Count,
 			Hidden: !matchesAll(strings.ToLower(p.Repo), words)}
 		if !it.Hidden {
 			v.Shown++

@@ -1,4 +1,4 @@
-package web
+package fast
 
 import "bytes"
 
@@ -21,6 +21,10 @@ const (
 	headFast                         // a request the wire path may answer
 	headOther                        // anything else: net/http reads it
 )
+
+// maxWireTarget bounds the request target the wire path reads; longer
+// ones are net/http's (and the plain path's to refuse).
+const maxWireTarget = 32 << 10
 
 // maxWireFields bounds the header fields of a request the wire path takes.
 const maxWireFields = 64
@@ -74,34 +78,34 @@ func parseHead(b []byte, req *wireRequest) headResult {
 		req.fields[req.nField] = [2][]byte{name, value}
 		req.nField++
 		switch {
-		case bytes.EqualFold(name, []byte("Host")):
+		case asciiEqualFold(name, "Host"):
 			if seenHost || !validWireHost(value) {
 				return headOther
 			}
 			seenHost, req.host = true, value
-		case bytes.EqualFold(name, []byte("Connection")):
+		case asciiEqualFold(name, "Connection"):
 			switch {
 			case seenConn:
 				return headOther
-			case bytes.EqualFold(value, []byte("close")):
+			case asciiEqualFold(value, "close"):
 				req.close = true
-			case bytes.EqualFold(value, []byte("keep-alive")):
+			case asciiEqualFold(value, "keep-alive"):
 				req.keepAlive = true
 			default:
 				return headOther
 			}
 			seenConn = true
-		case bytes.EqualFold(name, []byte("Accept")):
+		case asciiEqualFold(name, "Accept"):
 			req.accept = first(req.accept, value)
-		case bytes.EqualFold(name, []byte("Accept-Encoding")):
+		case asciiEqualFold(name, "Accept-Encoding"):
 			req.acceptEncoding = first(req.acceptEncoding, value)
-		case bytes.EqualFold(name, []byte("If-None-Match")):
+		case asciiEqualFold(name, "If-None-Match"):
 			req.ifNoneMatch = first(req.ifNoneMatch, value)
-		case bytes.EqualFold(name, []byte("X-Request-Id")):
+		case asciiEqualFold(name, "X-Request-Id"):
 			req.requestID = first(req.requestID, value)
-		case bytes.EqualFold(name, []byte("Content-Length")), bytes.EqualFold(name, []byte("Transfer-Encoding")),
-			bytes.EqualFold(name, []byte("Expect")), bytes.EqualFold(name, []byte("Upgrade")),
-			bytes.EqualFold(name, []byte("If-Match")):
+		case asciiEqualFold(name, "Content-Length"), asciiEqualFold(name, "Transfer-Encoding"),
+			asciiEqualFold(name, "Expect"), asciiEqualFold(name, "Upgrade"),
+			asciiEqualFold(name, "If-Match"):
 			// A body, a protocol change, or a 412 to work out: net/http's.
 			return headOther
 		}
@@ -167,7 +171,7 @@ func (req *wireRequest) requestLine(line []byte) bool {
 		return false
 	}
 	sp := bytes.IndexByte(line, ' ')
-	if sp < 1 || line[0] != '/' || sp > MaxURIBytes {
+	if sp < 1 || line[0] != '/' || sp > maxWireTarget {
 		return false
 	}
 	req.target = line[:sp]
@@ -244,4 +248,27 @@ func validWireHost(h []byte) bool {
 		}
 	}
 	return true
+}
+
+// asciiEqualFold reports whether b and s are equal under ASCII case
+// folding, as net/http compares header names and Connection options
+// (RFC 9110 7.6.1: tokens are ASCII). bytes.EqualFold folds Unicode too,
+// and would take "\u212Aeep-alive" (KELVIN SIGN) for "keep-alive".
+func asciiEqualFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range len(b) {
+		if lowerASCII(b[i]) != lowerASCII(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }

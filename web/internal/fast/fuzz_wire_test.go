@@ -1,4 +1,4 @@
-package web
+package fast
 
 import (
 	"bufio"
@@ -32,6 +32,8 @@ func FuzzParseHead(f *testing.F) {
 		"GET /x HTTP/1.1\r\nHost:  \r\n\r\n",
 		"POST /x HTTP/1.1\r\nHost: a\r\n\r\n",
 		"GET //a/../b HTTP/1.1\r\nHost: a\r\n\r\n",
+		"GET / HTTP/1.0\r\nHost: a\r\nConnection: \u212Aeep-alive\r\n\r\n",
+		"GET / HTTP/1.1\r\nHost: a\r\nConnection: clo\u017Fe\r\n\r\n",
 	} {
 		f.Add([]byte(s))
 	}

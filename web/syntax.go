@@ -16,6 +16,11 @@ import (
 	"github.com/errkb/errkb/templates"
 )
 
+// Syntax highlighting with chroma: the code fields and source snippet of
+// a record page, the code blocks of its Markdown, and the stylesheet rules
+// they use. (index/ highlights matched words in search hits; that is
+// another thing.)
+
 // maxHighlightBytes bounds the code chroma tokenises. Its lexers are
 // backtracking regular expressions; longer code is shown escaped but plain,
 // so one odd record cannot hold a CPU.

@@ -4,6 +4,7 @@ package web
 
 import (
 	"fmt"
+	"github.com/errkb/errkb/web/siteurl"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -126,7 +127,7 @@ func (bb *browseTest) filterWithJS(t *testing.T) {
 	tb := bb.newTab(t)
 	tb.emulate(t, desktop)
 	recs := bb.ds.ByRepo(bb.repo)
-	tb.do(t, chromedp.Navigate(bb.srv.URL+repoPath(bb.repo)), waitFor("table.errors"))
+	tb.do(t, chromedp.Navigate(bb.srv.URL+siteurl.Project(bb.repo)), waitFor("table.errors"))
 	const q = "timed out"
 	tb.do(t, chromedp.SendKeys("#filter", q))
 	want := matching(recs, q)
@@ -159,7 +160,7 @@ func (bb *browseTest) filterWithoutJS(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := bb.ds.ByRepo(bb.repo)
-	tb.do(t, chromedp.Navigate(bb.srv.URL+repoPath(bb.repo)), waitFor("table.errors"))
+	tb.do(t, chromedp.Navigate(bb.srv.URL+siteurl.Project(bb.repo)), waitFor("table.errors"))
 	const q = "conflict"
 	tb.do(t, chromedp.SendKeys("#filter", q), chromedp.Click("form.filter button"), waitFor(".filter-status a.clear"))
 	if got := eval[string](t, tb, `new URLSearchParams(location.search).get("q")`); got != q {
@@ -178,8 +179,8 @@ func (bb *browseTest) filterWithoutJS(t *testing.T) {
 func (bb *browseTest) sortByNumber(t *testing.T) {
 	tb := bb.newTab(t)
 	tb.emulate(t, desktop)
-	tb.do(t, chromedp.Navigate(bb.srv.URL+repoPath(bb.repo)), waitFor("p.sort a"),
-		chromedp.Click("p.sort a"), waitFor("p.sort a[href$='"+repoPath(bb.repo)+"']"))
+	tb.do(t, chromedp.Navigate(bb.srv.URL+siteurl.Project(bb.repo)), waitFor("p.sort a"),
+		chromedp.Click("p.sort a"), waitFor("p.sort a[href$='"+siteurl.Project(bb.repo)+"']"))
 	bad := eval[[]string](t, tb, `Array.from(document.querySelectorAll("section.group")).flatMap(function (g) {
 		var ns = Array.from(g.querySelectorAll("tbody tr")).map(function (r) { return parseInt(r.querySelector("td[data-label=Number]").textContent, 10) });
 		return ns.every(function (n, i) { return i === 0 || ns[i - 1] <= n }) ? [] : [g.id + ": " + ns.join(",")] })`)
@@ -278,14 +279,14 @@ func (bb *browseTest) natsPage(t *testing.T, recs []*errkb.Record, js bool) {
 				t.Fatal(err)
 			}
 		}
-		tb.do(t, chromedp.Navigate(bb.real.URL+repoPath(natsRepo)), waitFor("table.errors"))
+		tb.do(t, chromedp.Navigate(bb.real.URL+siteurl.Project(natsRepo)), waitFor("table.errors"))
 		checkShown(t, tb, matching(recs, ""), "nats-server")
 		cells := eval[map[string][]string](t, tb, `Object.fromEntries(Array.from(document.querySelectorAll("table.errors tbody tr")).map(function (r) {
 			var h = Array.from(r.closest("table").querySelectorAll("th")).map(function (th) { return th.textContent.trim() });
 			var c = Array.from(r.cells).map(function (td) { return td.textContent.trim() });
 			return [r.querySelector("a").getAttribute("href"), h.map(function (name, i) { return name + "=" + c[i] })] }))`)
 		for _, r := range recs {
-			row := strings.Join(cells[recordPath(r)], "|")
+			row := strings.Join(cells[recordURL(r)], "|")
 			for _, want := range []struct{ col, val string }{{"HTTP", optInt(r.HTTPStatus)}, {"Number", optInt(r.NumericCode)}} {
 				if want.val != "" && !strings.Contains(row, want.col+"="+want.val) {
 					t.Errorf("%s: row %q lacks %s=%s", r.ErrorCode, row, want.col, want.val)
@@ -314,11 +315,11 @@ func (bb *browseTest) screens(t *testing.T) {
 		{"home", bb.srv.URL + "/", true, ""},
 		{"search", bb.srv.URL + "/search?q=timeout", true, ""},
 		{"search-long-name", bb.srv.URL + "/search?q=zanzibar+coordinator", true, ""},
-		{"project", bb.srv.URL + repoPath(bb.repo), false, ""},
-		{"project-table", bb.srv.URL + repoPath(bb.repo) + "?sort=numeric", false, "section.group"},
+		{"project", bb.srv.URL + siteurl.Project(bb.repo), false, ""},
+		{"project-table", bb.srv.URL + siteurl.Project(bb.repo) + "?sort=numeric", false, "section.group"},
 		{"projects", bb.srv.URL + "/errors", false, ""},
-		{"nats-server", bb.real.URL + repoPath(natsRepo), false, ""},
-		{"nats-server-table", bb.real.URL + repoPath(natsRepo) + "?sort=numeric", false, "#g-server-jetstream-errors-generated-go"},
+		{"nats-server", bb.real.URL + siteurl.Project(natsRepo), false, ""},
+		{"nats-server-table", bb.real.URL + siteurl.Project(natsRepo) + "?sort=numeric", false, "#g-server-jetstream-errors-generated-go"},
 	}
 	for _, v := range []viewport{desktop, desktopDark, phone, phoneDark} {
 		t.Run(v.name, func(t *testing.T) {
