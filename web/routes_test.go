@@ -63,7 +63,7 @@ func TestRoutesServedAsDeclared(t *testing.T) {
 				for accept, want := range map[string]string{"text/plain": "text/plain", "text/markdown": "text/markdown"} {
 					target := path
 					if r.Pattern == "/lookup" {
-						target += "?q=JSConsumerOfflineErr"
+						target += "?q=JS_CONSUMER_OFFLINE" // the seed's code: a confident lookup
 					}
 					if got := get(t, s, target, "Accept", accept).Header().Get("Content-Type"); !strings.HasPrefix(got, want) {
 						t.Errorf("GET %s with Accept %s: %q", target, accept, got)
