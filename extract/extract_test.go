@@ -296,7 +296,8 @@ func TestWrapsLinkBothWays(t *testing.T) {
 	if !slices.Equal(wrapper.Wraps, []string{sentinel.ID}) || !slices.Contains(sentinel.WrappedBy, wrapper.ID) {
 		t.Errorf("wrapper.wraps = %v, sentinel.wrappedBy = %v; want each other's ids", wrapper.Wraps, sentinel.WrappedBy)
 	}
-	if sentinel.ErrorCode != "ErrCodeGearJammed" || sentinel.NumericCode == nil || *sentinel.NumericCode != 4101 ||
+	if sentinel.ErrorCode != "ErrGearJammed" || sentinel.QualifiedName != "widget.ErrGearJammed" ||
+		!slices.Equal(sentinel.Aliases, []string{"ErrCodeGearJammed"}) || sentinel.NumericCode == nil || *sentinel.NumericCode != 4101 ||
 		sentinel.HTTPStatus == nil || *sentinel.HTTPStatus != 409 {
 		t.Errorf("sentinel code %q numeric %v status %v", sentinel.ErrorCode, sentinel.NumericCode, sentinel.HTTPStatus)
 	}
