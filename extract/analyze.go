@@ -48,6 +48,9 @@ func analyze(prog *program.Program, opts Options, res *Result) {
 		m.declareSentinels(p)
 	}
 	for _, p := range prog.Packages {
+		m.mapCodes(p)
+	}
+	for _, p := range prog.Packages {
 		m.scanBodies(p)
 	}
 	m.collect()
@@ -214,6 +217,7 @@ func (m *modIndex) collect() {
 	}
 	for i := range all {
 		all[i].Sites = SortSites(all[i].Sites)
+		all[i].Mapped = sortMappings(all[i].Mapped)
 		slices.Sort(all[i].Wraps)
 		all[i].Wraps = slices.Compact(all[i].Wraps)
 	}
