@@ -92,6 +92,7 @@ func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, er
 		ErrorCode:       ErrorCode(e),
 		QualifiedName:   QualifiedName(e),
 		Internal:        internal(e, o.Module),
+		Surface:         e.Surface,
 		ErrorMessage:    e.Message,
 		MessagePattern:  e.Message,
 		ErrorType:       string(e.Kind),

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/extract"
 )
 
@@ -175,6 +176,11 @@ func (t *Table) Errors(calls map[string][]extract.Site) []extract.Error {
 		if c, ok := t.cons[e.Constant]; ok {
 			x.File, x.Line, x.Span = generatedFile, c.line, [2]int{c.start, c.end}
 			x.Sites = slices.Clone(calls[t.pkg+"."+c.name])
+			if len(x.Sites) > 0 {
+				// The table is the JetStream API's error responses: an
+				// entry the server makes is sent to the client that asked.
+				x.Surface = errkb.SurfaceProtocol
+			}
 		} else {
 			x.File, x.Line = tableFile, t.lines[e.Constant]
 		}
