@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -20,6 +21,7 @@ import (
 // or end the process with what they are given.
 type flowIndex struct {
 	own     map[*ssa.Function]bool // the module's functions with bodies
+	order   []*ssa.Function        // the same, in a fixed order, so that every list the index keeps is in it
 	loads   map[*ssa.Global][]*ssa.UnOp
 	boxes   map[string][]*ssa.MakeInterface // by the key of the named type boxed
 	calls   map[token.Pos][]*ssa.Call       // by the call's Lparen
@@ -48,9 +50,13 @@ func newFlowIndex(prog *program.Program) *flowIndex {
 	for fn := range ssautil.AllFunctions(prog.SSA()) {
 		if fn.Blocks != nil && fn.Pkg != nil && mine[fn.Pkg.Pkg] {
 			x.own[fn] = true
+			x.order = append(x.order, fn)
 		}
 	}
-	for fn := range x.own {
+	slices.SortFunc(x.order, func(a, b *ssa.Function) int {
+		return cmp.Or(cmp.Compare(a.Pos(), b.Pos()), cmp.Compare(a.String(), b.String()))
+	})
+	for _, fn := range x.order {
 		for _, b := range fn.Blocks {
 			for _, ins := range b.Instrs {
 				x.add(ins)
@@ -163,7 +169,7 @@ func (x *flowIndex) passed(f, callee *ssa.Function, i int) bool {
 // found), that format one into a "-ERR" protocol line, and those that
 // call os.Exit or log.Fatal.
 func (x *flowIndex) findSinks() {
-	for fn := range x.own {
+	for _, fn := range x.order {
 		for _, b := range fn.Blocks {
 			for _, ins := range b.Instrs {
 				if c, ok := ins.(ssa.CallInstruction); ok && isExit(c.Common()) && len(fn.Params) > 0 {
@@ -174,7 +180,7 @@ func (x *flowIndex) findSinks() {
 	}
 	for changed := true; changed; {
 		changed = false
-		for fn := range x.own {
+		for _, fn := range x.order {
 			if x.logs[fn] && x.sends[fn] {
 				continue
 			}
