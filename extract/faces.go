@@ -74,7 +74,11 @@ func JoinFaces(batches []*Batch) {
 			continue // a code no server's table defines joins nothing
 		}
 		for _, m := range ms {
-			sides[m.batch] = cmp.Or(sides[m.batch], map[bool]string{true: SideServer, false: SideClient}[m.server])
+			if m.server {
+				sides[m.batch] = SideServer
+			} else if sides[m.batch] == "" {
+				sides[m.batch] = SideClient // unless another group shows it is the server
+			}
 		}
 		add(ms)
 	}
