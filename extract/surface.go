@@ -255,9 +255,12 @@ func (w *walker) call(v ssa.Value, c ssa.CallInstruction, ctx []ssa.CallInstruct
 		}
 	case callee != nil && w.x.sends[callee]:
 		w.r.sent = true
-	case isLogger(cc) || callee != nil && w.x.logs[callee]:
+	case isLogger(cc) || callee != nil && w.x.logs[callee] && callee.Signature.Results().Len() == 0:
 		w.r.logged = true
 	case callee != nil && w.x.own[callee]:
+		// A function of the module: follow the value in it. One that logs
+		// and also returns something may hand the error back.
+		w.r.logged = w.r.logged || w.x.logs[callee]
 		for i, a := range cc.Args {
 			if a == v && i < len(callee.Params) {
 				w.value(callee.Params[i], append(ctx[:len(ctx):len(ctx)], c))

@@ -19,11 +19,12 @@ func TestSurface(t *testing.T) {
 	tests := []struct{ name, want string }{
 		{"client.ErrWidgetNotFound", errkb.SurfaceReturned}, // returned by request, then by Get
 		{"stream.ErrUnknown", errkb.SurfaceReturned},
-		{"client.ErrBadConfig", errkb.SurfaceStartup},         // returned by Configure, and widgetctl exits with it
-		{"client: empty request", errkb.SurfaceProtocol},      // its text goes into a -ERR line
-		{"client: nothing to write to", errkb.SurfaceLog},     // flush only logs it
-		{"server.JSWidgetNotFoundErr", errkb.SurfaceProtocol}, // a table entry the server makes
-		{"server.JSWidgetUnusedErr", ""},                      // one it never makes
+		{"client.ErrBadConfig", errkb.SurfaceStartup},            // returned by Configure, and widgetctl exits with it
+		{"client: empty request", errkb.SurfaceProtocol},         // its text goes into a -ERR line
+		{"client: nothing to write to", errkb.SurfaceLog},        // flush only logs it
+		{"client: question mark request", errkb.SurfaceReturned}, // note logs it and hands it back to Check
+		{"server.JSWidgetNotFoundErr", errkb.SurfaceProtocol},    // a table entry the server makes
+		{"server.JSWidgetUnusedErr", ""},                         // one it never makes
 	}
 	for _, tt := range tests {
 		if s, ok := got[tt.name]; !ok || s != tt.want {

@@ -61,3 +61,16 @@ func Run(w io.Writer, req string) {
 	serve(w, req)
 	flush(w)
 }
+
+// Check reports what is wrong with a request, logging it on the way.
+func Check(req string) error {
+	if req == "?" {
+		return note(errors.New("client: question mark request"))
+	}
+	return nil
+}
+
+func note(err error) error {
+	log.Print(err)
+	return err
+}
