@@ -62,7 +62,7 @@ func (m *modIndex) surfaces() {
 		}
 	}
 	walk := func(e *Error, starts []ssa.Value) {
-		w := &walker{x: x, seen: map[ssa.Value]bool{}, budget: walkBudget}
+		w := &walker{x: x, seen: map[visit]bool{}, budget: walkBudget}
 		for _, v := range starts {
 			w.value(v, nil)
 		}
@@ -107,25 +107,38 @@ func importsLoaded(prog *program.Program) bool {
 	return true
 }
 
+// visit is a value the walk reached and the call it went down through to
+// get there, if any: a value reached inside a callee, whose return goes
+// back to that call, is not the same visit as one reached from its
+// callers' side, whose return goes to every caller.
+type visit struct {
+	v  ssa.Value
+	in ssa.CallInstruction
+}
+
 // walker follows one error's values.
 type walker struct {
 	x      *flowIndex
 	r      reach
-	seen   map[ssa.Value]bool
+	seen   map[visit]bool
 	budget int
 }
 
 // value follows v in its function; ctx is the calls the walk went down
 // through, innermost last, to which a return goes back.
 func (w *walker) value(v ssa.Value, ctx []ssa.CallInstruction) {
-	if w.seen[v] {
+	at := visit{v: v}
+	if n := len(ctx); n > 0 {
+		at.in = ctx[n-1]
+	}
+	if w.seen[at] {
 		return
 	}
 	if w.budget--; w.budget < 0 {
 		w.r.unknown = true
 		return
 	}
-	w.seen[v] = true
+	w.seen[at] = true
 	refs := v.Referrers()
 	if refs == nil {
 		return
