@@ -21,7 +21,7 @@ var knownFields = []field[Record]{
 	str("id", required, func(r *Record) *string { return &r.ID }),
 	str("repo", required|shared, func(r *Record) *string { return &r.Repo }),
 	str("slug", required, func(r *Record) *string { return &r.Slug }),
-	str("errorCode", required, func(r *Record) *string { return &r.ErrorCode }),
+	str("errorCode", 0, func(r *Record) *string { return &r.ErrorCode }),
 	str("errorMessage", required, func(r *Record) *string { return &r.ErrorMessage }),
 	str("severity", required|shared, func(r *Record) *string { return &r.Severity }),
 	str("messagePattern", bulk, func(r *Record) *string { return &r.MessagePattern }),

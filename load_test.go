@@ -88,6 +88,7 @@ func TestLoadProblems(t *testing.T) {
 		{"snippet length", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["sourceCode"] = "one line" })), "sourceCode", "has 1 lines", 1},
 		{"bad repo", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["repo"] = "no-slash" })), "repo", `"owner/name"`, 1},
 		{"bad slug", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["slug"] = "../etc" })), "slug", "letters, digits", 1},
+		{"blank code", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["errorCode"] = " " })), "errorCode", "must not be blank", 1},
 		{"empty message", "a.json", envelope(errkbtest.Fields(func(r map[string]any) { r["errorMessage"] = " " })), "errorMessage", "must not be empty", 1},
 		{"jsonl line", "a.jsonl", envelope(errkbtest.Fields()) + "\n" + envelope(errkbtest.Fields(func(r map[string]any) {
 			r["id"] = "f00dfeed00000009"
@@ -114,6 +115,15 @@ func TestLoadProblems(t *testing.T) {
 				t.Errorf("problem does not name the record: %s", p)
 			}
 		})
+	}
+}
+
+// TestLoadEmptyCode checks that a record without a code of its own (an
+// error made inside a function, headed by its message) is valid.
+func TestLoadEmptyCode(t *testing.T) {
+	ds, probs := load(t, map[string]string{"a.json": envelope(errkbtest.Fields(func(r map[string]any) { r["errorCode"] = "" }))})
+	if len(probs) > 0 || ds.Len() != 1 {
+		t.Errorf("kept %d records, problems %v; want the record kept", ds.Len(), probs)
 	}
 }
 

@@ -82,8 +82,10 @@ func checkRecord(r *Record) Problems {
 	if strings.TrimSpace(r.ErrorMessage) == "" {
 		add("errorMessage", "must not be empty")
 	}
-	if strings.TrimSpace(r.ErrorCode) == "" {
-		add("errorCode", "must not be empty")
+	// An error made inside a function has no name: its code is "", and
+	// its message is its headline. A code of spaces names nothing.
+	if r.ErrorCode != "" && strings.TrimSpace(r.ErrorCode) == "" {
+		add("errorCode", "must not be blank")
 	}
 	if strings.TrimSpace(r.Severity) == "" {
 		add("severity", "must not be empty")

@@ -25,7 +25,8 @@ type modIndex struct {
 	codeTypes map[string]bool // named code types
 	codes     map[string]*Code
 	sentinels map[string]*Error
-	calls     map[string]*Error // Call errors by Key
+	calls     map[string]*Error      // Call errors by Key
+	made      map[string][]token.Pos // where each Call error is made: its call's Lparen, as SSA places the call
 	opts      Options
 	res       *Result
 }
@@ -36,7 +37,7 @@ type modIndex struct {
 func analyze(prog *program.Program, opts Options, res *Result) {
 	m := &modIndex{
 		prog: prog, types: map[string]*Error{}, formats: map[string]typeFormat{}, codeTypes: map[string]bool{},
-		codes: map[string]*Code{}, sentinels: map[string]*Error{}, calls: map[string]*Error{}, opts: opts, res: res,
+		codes: map[string]*Code{}, sentinels: map[string]*Error{}, calls: map[string]*Error{}, made: map[string][]token.Pos{}, opts: opts, res: res,
 	}
 	for _, p := range prog.Packages {
 		m.declareTypes(p)
@@ -48,7 +49,13 @@ func analyze(prog *program.Program, opts Options, res *Result) {
 		m.declareSentinels(p)
 	}
 	for _, p := range prog.Packages {
+		m.mapCodes(p)
+	}
+	for _, p := range prog.Packages {
 		m.scanBodies(p)
+	}
+	if !opts.NoSurface {
+		m.surfaces()
 	}
 	m.collect()
 }
@@ -214,6 +221,7 @@ func (m *modIndex) collect() {
 	}
 	for i := range all {
 		all[i].Sites = SortSites(all[i].Sites)
+		all[i].Mapped = sortMappings(all[i].Mapped)
 		slices.Sort(all[i].Wraps)
 		all[i].Wraps = slices.Compact(all[i].Wraps)
 	}

@@ -207,6 +207,7 @@ func (s *scope) callError(msg string, isErrorf bool, call *ast.CallExpr, at Site
 		e.Func, e.Where = at.Func, at.Where
 	}
 	e.Sites = append(e.Sites, at)
+	s.m.made[k] = append(s.m.made[k], call.Lparen)
 	if isErrorf {
 		e.Wraps = append(e.Wraps, s.wrapped(msg, call.Args[1:])...)
 	}

@@ -222,7 +222,8 @@ func (m *modIndex) declareCodes(p *program.Package) {
 			continue
 		}
 		if v, exact := constantInt(c); exact {
-			m.codes[key(c)] = &Code{Name: name, Value: v, Package: p.PkgPath, PkgName: p.Name}
+			at, _ := m.prog.Where(c.Pos())
+			m.codes[key(c)] = &Code{Name: name, Value: v, Package: p.PkgPath, PkgName: p.Name, At: at}
 		}
 	}
 }

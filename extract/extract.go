@@ -54,6 +54,21 @@ type Error struct {
 	HTTPStatus int      // 0 when the source gives none
 	Wraps      []string // keys of the errors this one wraps with %w
 	Sites      []Site   // where the error is raised, sorted
+	// Surface is how a user meets the error, read from what the code
+	// does with it (errkb.SurfaceReturned...); "" when the code does not
+	// tell.
+	Surface string
+	// Mapped lists the places where the module's code turns a code into
+	// this sentinel (if apiErr.ErrorCode == JSErrCodeStreamNotFound {
+	// return ErrStreamNotFound }), sorted.
+	Mapped []Mapping
+}
+
+// Mapping is a place where code compares an error's code with a code
+// constant and, when they are equal, returns a sentinel.
+type Mapping struct {
+	Code Code
+	At   Where // the comparison
 }
 
 // Key identifies the error within its module, stably across versions:
@@ -75,6 +90,9 @@ type Code struct {
 	PkgName      string
 	CarrierType  string // the struct type holding the code in the error's literal
 	CarrierField string // its field
+	// At is the constant's declaration, which states its value; for a
+	// project's own error table, the line of the entry that does.
+	At Where
 }
 
 // Site is one place where an error is raised.
@@ -118,6 +136,9 @@ type Options struct {
 	// call sites Result.Calls should list; adapters use it for
 	// constructors of a project's own error table.
 	TrackCalls map[string]bool
+	// NoSurface leaves Error.Surface empty, sparing the SSA form and the
+	// data flow it is read from.
+	NoSurface bool
 }
 
 // ErrNoGoCode is returned for a source without Go code to extract.

@@ -113,13 +113,11 @@ func readTree(t *testing.T, root string) map[string][]byte {
 	return files
 }
 
-// TestGolden compares every file extract writes for the fixture with
-// testdata/golden; go test ./extract -update rewrites them.
-func TestGolden(t *testing.T) {
-	out := t.TempDir()
-	extractTo(t, fixture(t), out)
+// checkGolden compares every file under out with those under golden;
+// with -update it first makes golden a copy of out.
+func checkGolden(t *testing.T, out, golden string) {
+	t.Helper()
 	got := readTree(t, out)
-	golden := "testdata/golden"
 	if *update {
 		if err := os.RemoveAll(golden); err != nil {
 			t.Fatal(err)
@@ -139,6 +137,14 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%s written but not in the golden files (run with -update if intended)", name)
 		}
 	}
+}
+
+// TestGolden compares every file extract writes for the fixture with
+// testdata/golden; go test ./extract -update rewrites them.
+func TestGolden(t *testing.T) {
+	out := t.TempDir()
+	extractTo(t, fixture(t), out)
+	checkGolden(t, out, "testdata/golden")
 	// What it wrote is a valid dataset.
 	ds, err := errkb.Load(errkb.Folder{Name: "out", FS: os.DirFS(out)})
 	if err != nil {
@@ -296,7 +302,8 @@ func TestWrapsLinkBothWays(t *testing.T) {
 	if !slices.Equal(wrapper.Wraps, []string{sentinel.ID}) || !slices.Contains(sentinel.WrappedBy, wrapper.ID) {
 		t.Errorf("wrapper.wraps = %v, sentinel.wrappedBy = %v; want each other's ids", wrapper.Wraps, sentinel.WrappedBy)
 	}
-	if sentinel.ErrorCode != "ErrCodeGearJammed" || sentinel.NumericCode == nil || *sentinel.NumericCode != 4101 ||
+	if sentinel.ErrorCode != "ErrGearJammed" || sentinel.QualifiedName != "widget.ErrGearJammed" ||
+		!slices.Equal(sentinel.Aliases, []string{"ErrCodeGearJammed"}) || sentinel.NumericCode == nil || *sentinel.NumericCode != 4101 ||
 		sentinel.HTTPStatus == nil || *sentinel.HTTPStatus != 409 {
 		t.Errorf("sentinel code %q numeric %v status %v", sentinel.ErrorCode, sentinel.NumericCode, sentinel.HTTPStatus)
 	}

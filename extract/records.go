@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/extract/program"
 )
 
 // SnippetRadius is how many lines a snippet shows each side of the
@@ -88,7 +89,10 @@ func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, er
 	r := errkb.Record{
 		Repo:            o.Repo,
 		Slug:            slug,
-		ErrorCode:       ErrorCode(e, slug),
+		ErrorCode:       ErrorCode(e),
+		QualifiedName:   QualifiedName(e),
+		Internal:        internal(e, o.Module),
+		Surface:         e.Surface,
 		ErrorMessage:    e.Message,
 		MessagePattern:  e.Message,
 		ErrorType:       string(e.Kind),
@@ -107,6 +111,9 @@ func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, er
 		SchemaVersion:   2,
 		GoPackage:       e.Package,
 	}
+	if old := DerivedCode(e, slug); old != r.ErrorCode {
+		r.Aliases = []string{old}
+	}
 	if e.HTTPStatus > 0 {
 		r.HTTPStatus = new(e.HTTPStatus)
 	}
@@ -120,13 +127,30 @@ func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, er
 	return r, nil
 }
 
-// ErrorCode is the project's own code when it has one: the code constant
-// an error carries (JSErrCodeStreamNotFound), or for a table entry its
-// constant without the Err/ErrF suffix in capitals (JSConsumerOfflineErr:
-// JS_CONSUMER_OFFLINE). Otherwise it is derived from the identifier in
+// ErrorCode is the name the code gives the error: the sentinel's, the
+// error type's or the table entry's constant (ErrNoResponders,
+// JSStreamNotFoundErr), as written, so a reader can find it with grep.
+// An error made inside a function has no name of its own: "".
+func ErrorCode(e *Error) string { return e.Name }
+
+// QualifiedName is ErrorCode with its package's name in front
+// (nats.ErrNoResponders, server.JSStreamNotFoundErr), or "": the name a
+// reader tells the same identifier of two packages apart by.
+func QualifiedName(e *Error) string {
+	if e.Name == "" {
+		return ""
+	}
+	return e.PkgName + "." + e.Name
+}
+
+// DerivedCode is the code earlier versions of errkb made up for an error,
+// kept as an alias so that links and lookups with it keep working: the
+// code constant an error carries (JSErrCodeStreamNotFound), or for a
+// table entry its constant without the Err/ErrF suffix in capitals
+// (JSConsumerOfflineErr: JS_CONSUMER_OFFLINE). Otherwise the identifier in
 // capitals (ErrFrameTooLarge: ERR_FRAME_TOO_LARGE), and for an error made
-// inside a function from its slug (PROCESS_CONNECT_INVALID_CLIENT_PROTOCOL).
-func ErrorCode(e *Error, slug string) string {
+// inside a function its slug (PROCESS_CONNECT_INVALID_CLIENT_PROTOCOL).
+func DerivedCode(e *Error, slug string) string {
 	switch {
 	case e.Kind == API:
 		return screaming(TrimErrSuffix(e.Name))
@@ -296,6 +320,15 @@ func words(id string) []string {
 func kebab(id string) string { return strings.ToLower(strings.Join(words(id), "-")) }
 
 func screaming(id string) string { return strings.ToUpper(strings.Join(words(id), "_")) }
+
+// internal reports an error that users of the module never meet by its
+// name: one of an internal package, of a test helper package or of a test
+// file (the last two only with --include-tests).
+func internal(e *Error, module string) bool {
+	rel := strings.TrimPrefix(strings.TrimPrefix(e.Package, module), "/")
+	return e.Internal || strings.HasSuffix(e.File, "_test.go") ||
+		module != "std" && program.Scaffolding(rel) == "test helpers"
+}
 
 // importable reports whether other modules can name the package's
 // identifiers: not a main package, not an internal one.

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"net/url"
 	"regexp"
@@ -59,6 +60,15 @@ func recordItems(rs []*errkb.Record) []templates.RecordItem {
 	return items
 }
 
+// codeAndMessage is a record's title: its code and message, or its
+// message alone for an error without a name of its own.
+func codeAndMessage(r *errkb.Record) string {
+	if r.ErrorCode == "" {
+		return r.ErrorMessage
+	}
+	return r.ErrorCode + ": " + r.ErrorMessage
+}
+
 // recordView builds the page of one record: Markdown, highlighting and
 // related errors. Nothing is built ahead: chroma alone costs milliseconds
 // per record, too much for every record at start-up on large datasets, and
@@ -66,7 +76,7 @@ func recordItems(rs []*errkb.Record) []templates.RecordItem {
 // it is not paid on every request either.
 func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.RecordView {
 	v := &templates.RecordView{
-		Base:       s.base(r.ErrorCode+": "+r.ErrorMessage, ""),
+		Base:       s.base(codeAndMessage(r), ""),
 		Code:       r.ErrorCode,
 		Message:    r.ErrorMessage,
 		Class:      r.ErrorClass,
@@ -77,7 +87,7 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 		RepoURL:    siteurl.Project(r.Repo),
 		Pattern:    r.MessagePattern,
 		StableURL:  s.url(recordURL(r)),
-		LookupURL:  s.url(siteurl.Lookup(r.ErrorCode)),
+		LookupURL:  s.url(siteurl.Lookup(cmp.Or(r.ErrorCode, r.ErrorMessage))),
 		APIURL:     siteurl.API(recordURL(r)),
 		AnalyzedAt: r.AnalyzedAt,
 	}
@@ -86,7 +96,7 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 	}
 	v.Description = firstLine(r.Documentation)
 	v.Canonical = s.url(recordURL(r))
-	v.Crumbs = []templates.Link{{Label: "Projects", URL: siteurl.Projects}, {Label: r.Repo, URL: siteurl.Project(r.Repo)}, {Label: r.ErrorCode}}
+	v.Crumbs = []templates.Link{{Label: "Projects", URL: siteurl.Projects}, {Label: r.Repo, URL: siteurl.Project(r.Repo)}, {Label: cmp.Or(r.ErrorCode, r.Slug)}}
 	if r.HTTPStatus != nil {
 		v.HTTPStatus = strconv.Itoa(*r.HTTPStatus)
 	}

@@ -63,27 +63,53 @@ func extractCmd(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 			f.tags = append(f.tags, t)
 		}
 	}
+	// Every source is extracted before any is written: faces join the
+	// records of all of them (a server's errors and its client's).
+	var done []*extracted
 	for _, src := range fs.Args() {
-		if err := extractOne(ctx, src, f, stderr); err != nil {
+		x, err := extractOne(ctx, src, f, stderr)
+		if err != nil {
 			fmt.Fprintf(stderr, "errkb extract: %v\n", err)
 			return 1
 		}
+		done = append(done, x)
+	}
+	batches := make([]*extract.Batch, len(done))
+	for i, x := range done {
+		batches[i] = &x.Batch
+	}
+	extract.JoinFaces(batches)
+	for _, x := range done {
+		if err := extract.Write(f.out, x.Records, x.prov, x.licName, x.licText); err != nil {
+			fmt.Fprintf(stderr, "errkb extract: %s: %v\n", x.src, err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "errkb extract: %s: %s\n", x.src, x.summary)
 	}
 	return 0
 }
 
-func extractOne(ctx context.Context, src string, f extractFlags, stderr io.Writer) error {
+// extracted is one source's records, ready to write.
+type extracted struct {
+	extract.Batch
+	src, summary string
+	prov         errkb.Provenance
+	licName      string
+	licText      []byte
+}
+
+func extractOne(ctx context.Context, src string, f extractFlags, stderr io.Writer) (*extracted, error) {
 	start := time.Now()
 	say := func(msg string) { fmt.Fprintf(stderr, "errkb extract: %s: %s\n", src, msg) }
 	say("resolving")
 	s, err := extract.Resolve(ctx, src, f.repo, f.ref)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	o := &s.Origin
 	prog, err := extract.Load(ctx, s, extract.LoadOptions{Tags: f.tags, Tests: f.tests, Progress: say})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if o.Time == "" {
 		o.Time = sourceDateEpoch(f.getenv)
@@ -94,7 +120,7 @@ func extractOne(ctx context.Context, src string, f extractFlags, stderr io.Write
 	reportLoad(prog, say)
 	table, err := natserrors.Open(s.Dir, o.Module)
 	if err != nil {
-		return fmt.Errorf("%s: %w", src, err)
+		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	var opts extract.Options
 	if table != nil {
@@ -107,27 +133,25 @@ func extractOne(ctx context.Context, src string, f extractFlags, stderr io.Write
 		errs = append(errs, table.Errors(res.Calls)...)
 	}
 	if len(errs) == 0 {
-		return fmt.Errorf("%s: %w", src, extract.ErrNoErrors)
+		return nil, fmt.Errorf("%s: %w", src, extract.ErrNoErrors)
 	}
 	recs, err := extract.Records(errs, s.Dir, *o)
 	if err != nil {
-		return fmt.Errorf("%s: %w", src, err)
+		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	licName, licText, spdx := extract.License(licenseDir(s))
 	prov := errkb.Provenance{Repo: o.Repo, Module: o.Module, Version: o.Version, Commit: o.Commit,
 		License: spdx, LicenseFile: licName, Tool: extract.Tool}
-	if err := extract.Write(f.out, recs, prov, licName, licText); err != nil {
-		return fmt.Errorf("%s: %w", src, err)
-	}
 	kinds := map[extract.Kind]int{}
 	for _, e := range errs {
 		kinds[e.Kind]++
 	}
-	say(fmt.Sprintf("%s, %s, %s (%d sentinels, %d made in functions, %d error types, %d API errors), in %s -> %s",
+	summary := fmt.Sprintf("%s, %s, %s (%d sentinels, %d made in functions, %d error types, %d API errors), in %s -> %s",
 		count(len(prog.Packages), "package"), count(res.Files, "file"), count(len(recs), "record"),
 		kinds[extract.Sentinel], kinds[extract.Call], kinds[extract.Type], kinds[extract.API],
-		time.Since(start).Round(time.Millisecond), filepath.Join(f.out, filepath.FromSlash(o.Repo))))
-	return nil
+		time.Since(start).Round(time.Millisecond), filepath.Join(f.out, filepath.FromSlash(o.Repo)))
+	return &extracted{Batch: extract.Batch{Origin: *o, Errors: errs, Records: recs}, src: src, summary: summary,
+		prov: prov, licName: licName, licText: licText}, nil
 }
 
 // licenseDir is where a source's license is: the module's root, or for

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/extract"
 )
 
@@ -52,6 +53,7 @@ type Table struct {
 	pkg     string // import path of the server package
 	entries []entry
 	lines   map[string]int // constant -> its line in errors.json
+	codes   map[string]int // constant -> the line of its entry's error_code
 	cons    map[string]constructor
 }
 
@@ -65,24 +67,42 @@ func Open(root, modPath string) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Table{pkg: modPath + "/" + pkgDir, lines: map[string]int{}, cons: map[string]constructor{}}
+	t := &Table{pkg: modPath + "/" + pkgDir, lines: map[string]int{}, codes: map[string]int{}, cons: map[string]constructor{}}
 	if err := json.Unmarshal(data, &t.entries); err != nil {
 		return nil, fmt.Errorf("%s: %w", tableFile, err)
 	}
-	for i, line := range bytes.Split(data, []byte("\n")) {
-		var c struct {
-			Constant string `json:"constant"`
-		}
-		if s := bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(line), []byte(","))); bytes.HasPrefix(s, []byte(`"constant"`)) {
-			if json.Unmarshal(append(append([]byte("{"), s...), '}'), &c) == nil {
-				t.lines[c.Constant] = i + 1
-			}
-		}
-	}
+	t.readLines(data)
 	if err := t.readConstructors(root); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// readLines finds, for each entry of errors.json, the lines of its
+// "constant" and of its "error_code", whichever comes first in the
+// object: the places a page links to for the entry and its err_code.
+func (t *Table) readLines(data []byte) {
+	constant, codeLine := "", 0
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		s := bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(line), []byte(",")))
+		switch {
+		case bytes.HasPrefix(s, []byte("{")):
+			constant, codeLine = "", 0
+		case bytes.HasPrefix(s, []byte(`"constant"`)):
+			var c struct {
+				Constant string `json:"constant"`
+			}
+			if json.Unmarshal(append(append([]byte("{"), s...), '}'), &c) == nil {
+				constant = c.Constant
+				t.lines[constant] = i + 1
+			}
+		case bytes.HasPrefix(s, []byte(`"error_code"`)):
+			codeLine = i + 1
+		}
+		if constant != "" && codeLine != 0 {
+			t.codes[constant] = codeLine
+		}
+	}
 }
 
 // readConstructors maps each constant to the generated function whose
@@ -150,9 +170,17 @@ func (t *Table) Errors(calls map[string][]extract.Site) []extract.Error {
 				CarrierType: "ApiError", CarrierField: "ErrCode"},
 			Doc: doc(e),
 		}
+		if line := t.codes[e.Constant]; line > 0 {
+			x.Code.At = extract.Where{File: tableFile, Line: line}
+		}
 		if c, ok := t.cons[e.Constant]; ok {
 			x.File, x.Line, x.Span = generatedFile, c.line, [2]int{c.start, c.end}
 			x.Sites = slices.Clone(calls[t.pkg+"."+c.name])
+			if len(x.Sites) > 0 {
+				// The table is the JetStream API's error responses: an
+				// entry the server makes is sent to the client that asked.
+				x.Surface = errkb.SurfaceProtocol
+			}
 		} else {
 			x.File, x.Line = tableFile, t.lines[e.Constant]
 		}

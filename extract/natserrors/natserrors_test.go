@@ -50,7 +50,8 @@ func TestTable(t *testing.T) {
 	}
 	for _, r := range recs {
 		if r.Slug == "js-widget-not-found" {
-			if r.ErrorCode != "JS_WIDGET_NOT_FOUND" || *r.NumericCode != 90001 || *r.HTTPStatus != 404 ||
+			if r.ErrorCode != "JSWidgetNotFoundErr" || r.QualifiedName != "server.JSWidgetNotFoundErr" ||
+				!slices.Equal(r.Aliases, []string{"JS_WIDGET_NOT_FOUND"}) || *r.NumericCode != 90001 || *r.HTTPStatus != 404 ||
 				r.TypeGuard != "var apiErr *server.ApiError\nerrors.As(err, &apiErr) && apiErr.ErrCode == 90001 // server.JSWidgetNotFoundErr" {
 				t.Errorf("record %+v", r)
 			}

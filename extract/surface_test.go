@@ -1,0 +1,34 @@
+package extract_test
+
+import (
+	"cmp"
+	"testing"
+
+	"github.com/errkb/errkb"
+)
+
+// TestSurface checks how a user meets each error of the fake server and
+// client, as read from what their code does with it.
+func TestSurface(t *testing.T) {
+	got := map[string]string{}
+	for _, b := range joined(t) {
+		for _, r := range b.Records {
+			got[cmp.Or(r.QualifiedName, r.ErrorMessage)] = r.Surface
+		}
+	}
+	tests := []struct{ name, want string }{
+		{"client.ErrWidgetNotFound", errkb.SurfaceReturned}, // returned by request, then by Get
+		{"stream.ErrUnknown", errkb.SurfaceReturned},
+		{"client.ErrBadConfig", errkb.SurfaceStartup},            // returned by Configure, and widgetctl exits with it
+		{"client: empty request", errkb.SurfaceProtocol},         // its text goes into a -ERR line
+		{"client: nothing to write to", errkb.SurfaceLog},        // flush only logs it
+		{"client: question mark request", errkb.SurfaceReturned}, // note logs it and hands it back to Check
+		{"server.JSWidgetNotFoundErr", errkb.SurfaceProtocol},    // a table entry the server makes
+		{"server.JSWidgetUnusedErr", ""},                         // one it never makes
+	}
+	for _, tt := range tests {
+		if s, ok := got[tt.name]; !ok || s != tt.want {
+			t.Errorf("surface of %s = %q (found %v), want %q", tt.name, s, ok, tt.want)
+		}
+	}
+}

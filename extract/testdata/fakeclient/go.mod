@@ -1,0 +1,3 @@
+module example.com/acme/fakeclient
+
+go 1.22
