@@ -28,6 +28,7 @@ type modIndex struct {
 	calls     map[string]*Error // Call errors by Key
 	opts      Options
 	res       *Result
+	cov       *coverage // the classes of coverage.go
 }
 
 // analyze runs the passes over every package: declarations of types and
@@ -47,9 +48,11 @@ func analyze(prog *program.Program, opts Options, res *Result) {
 	for _, p := range prog.Packages {
 		m.declareSentinels(p)
 	}
+	m.declareCoverage()
 	for _, p := range prog.Packages {
 		m.scanBodies(p)
 	}
+	m.scanCoverage()
 	m.collect()
 }
 
@@ -158,7 +161,7 @@ func (s *scope) newError(call *ast.CallExpr) (msg string, isErrorf bool, ok bool
 	default:
 		return "", false, false
 	}
-	msg, ok = stringLit(call.Args[0])
+	msg, ok = s.constString(call.Args[0])
 	return msg, isErrorf, ok
 }
 

@@ -31,6 +31,8 @@ const (
 	Call     Kind = "call_site" // errors.New or fmt.Errorf inside a function
 	Type     Kind = "error_type"
 	API      Kind = "api_error" // an entry of a project's own error table (see natserrors)
+	Log      Kind = "log_line"  // a constant message or format given to a logger
+	Protocol Kind = "protocol"  // a string sent to clients over the wire (-ERR, a close reason)
 )
 
 // Error is one error of the module, as the source states it.
@@ -54,6 +56,9 @@ type Error struct {
 	HTTPStatus int      // 0 when the source gives none
 	Wraps      []string // keys of the errors this one wraps with %w
 	Sites      []Site   // where the error is raised, sorted
+
+	Surface  string // how an engineer meets it (errkb.Surface*); "" when the kind says nothing
+	Severity string // a log line's level; "" for "error"
 }
 
 // Key identifies the error within its module, stably across versions:
@@ -61,6 +66,9 @@ type Error struct {
 func (e *Error) Key() string {
 	if e.Name != "" {
 		return e.Package + "." + e.Name
+	}
+	if e.Kind == Log || e.Kind == Protocol { // the same text logged and returned is two records
+		return e.Package + ":" + string(e.Kind) + ":" + e.Message
 	}
 	return e.Package + ":" + e.Message
 }

@@ -1,0 +1,138 @@
+package widget
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"log/slog"
+	"strconv"
+)
+
+// MountError is a string error type: its constants are sentinels.
+type MountError string
+
+func (e MountError) Error() string { return "widget: mount: " + string(e) }
+
+// ErrMountBent is returned for a bent mount.
+const ErrMountBent = MountError("bent bracket")
+
+// prefix heads every message of the polish step.
+const prefix = "widget: polish: "
+
+// polishFormat is the format of a polish failure, held in a constant.
+const polishFormat = prefix + "coat %d of %d dried badly"
+
+// LatchError reports a latch that did not close.
+type LatchError struct {
+	Latch  string
+	Reason string
+}
+
+func (e *LatchError) Error() string {
+	if e.Reason == "" {
+		return "widget: latch " + e.Latch + " left open"
+	}
+	return fmt.Sprintf("widget: latch %s: %s", e.Latch, e.Reason)
+}
+
+// Fault is a fault of the widget's controller.
+type Fault int
+
+const (
+	FaultNone Fault = iota
+	FaultOverheat
+	FaultStall
+)
+
+func (f Fault) Error() string {
+	switch f {
+	case FaultOverheat:
+		return "widget: controller overheated"
+	case FaultStall:
+		return "widget: motor stalled"
+	}
+	return "widget: unknown controller fault"
+}
+
+// Errno is a code of the widget's firmware.
+type Errno uintptr
+
+const (
+	EWORN    Errno = 1
+	EFATIGUE Errno = 2
+	ETIRED   Errno = 2 // the same code under another name
+)
+
+var errnoText = [...]string{
+	1: "gear teeth worn",
+	2: "spring fatigue",
+}
+
+func (e Errno) Error() string {
+	if int(e) < len(errnoText) && errnoText[e] != "" {
+		return errnoText[e]
+	}
+	return "widget: firmware errno " + strconv.Itoa(int(e))
+}
+
+// newError is the package's own constructor: each constant message it
+// is given is an error.
+func newError(msg string) error { return errors.New("widget: " + msg) }
+
+// latchError makes a LatchError of the door.
+func latchError(reason string) error { return &LatchError{Latch: "door", Reason: reason} }
+
+// Buff gives the widget coats of polish.
+func Buff(coats int) error {
+	switch coats {
+	case 0:
+		return ErrMountBent
+	case 1:
+		return &LatchError{Latch: "lid", Reason: "jammed by polish"}
+	case 2:
+		return errors.New(prefix + "streaks left")
+	case 3:
+		return fmt.Errorf(polishFormat, coats, 3)
+	case 4:
+		return newError("too many coats")
+	case 5:
+		return latchError("hinge rusted")
+	case 6:
+		return FaultStall
+	}
+	return EWORN
+}
+
+// logger is how the widget service logs: any type with methods of this
+// shape is a logger.
+type logger struct{ prefix string }
+
+func (l *logger) Warnf(format string, args ...any)  { log.Printf("[WRN] "+l.prefix+format, args...) }
+func (l *logger) Errorf(format string, args ...any) { log.Printf("[ERR] "+l.prefix+format, args...) }
+
+// conn is a client connection of the widget service.
+type conn struct {
+	log logger
+	out []byte
+}
+
+// errProto is an error line of the wire protocol.
+const errProto = "-ERR '%s'\r\n"
+
+func (c *conn) sendErr(msg string) { c.out = append(c.out, fmt.Sprintf(errProto, msg)...) }
+
+// serve runs one request of the widget service.
+func (c *conn) serve(coats int) {
+	err := Buff(coats)
+	if err == nil {
+		return
+	}
+	c.log.Warnf("polish of %d coats failed: %v", coats, err)
+	if err == ErrMountBent {
+		c.log.Errorf("widget service cannot mount: %v", ErrMountBent)
+		c.sendErr("Mount Violation")
+		return
+	}
+	slog.Error("widget service stopped", "err", err)
+	c.out = append(c.out, fmt.Sprintf(errProto, "Stale Widget")...)
+}
