@@ -12,8 +12,8 @@ import (
 // share: the constructors found by data flow (constructors.go), the
 // messages an Error method gives per constant (branches.go).
 type coverage struct {
-	ctors    map[string]*ctor        // by (*types.Func).FullName
-	branches map[string]branch       // by the constant's key: the text Error or String returns for it
+	ctors    map[string]*ctor          // by (*types.Func).FullName
+	branches map[string]branch         // by the constant's key: the text Error or String returns for it
 	tables   map[string]map[int]branch // by the error type's key: its Error method's table, by index
 }
 

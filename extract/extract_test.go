@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
