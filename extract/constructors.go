@@ -297,7 +297,7 @@ func (s *scope) ctorCall(call *ast.CallExpr, fn string) {
 	if c == nil || c.msg >= len(call.Args) {
 		return
 	}
-	msg, ok := s.constString(call.Args[c.msg])
+	msg, wraps, ok := s.messageArg(call.Args[c.msg])
 	if !ok || !hasWords(msg) {
 		return
 	}
@@ -312,7 +312,7 @@ func (s *scope) ctorCall(call *ast.CallExpr, fn string) {
 	if code != nil {
 		codeName = code.Name
 	}
-	e := &Error{Kind: c.kind, Code: code,
+	e := &Error{Kind: c.kind, Code: code, Wraps: wraps,
 		Message: strings.NewReplacer(holeMsg, msg, holeCode, codeName).Replace(c.tmpl)}
 	if c.kind == Protocol {
 		e.Surface = errkb.SurfaceProtocol
@@ -351,4 +351,27 @@ func (s *scope) protocolLine(call *ast.CallExpr, fn string) {
 	if at, ok := s.site(call, fn); ok {
 		s.add(&Error{Kind: Protocol, Surface: errkb.SurfaceProtocol, Message: strings.TrimRight(b.String(), "\r\n")}, at)
 	}
+}
+
+// messageArg is the message an argument gives a constructor: a constant,
+// the format of fmt.Sprintf (a pattern), or a known sentinel's text
+// (ErrX.Error()), which the error then wraps.
+func (s *scope) messageArg(e ast.Expr) (string, []string, bool) {
+	if msg, ok := s.constString(e); ok {
+		return msg, nil, true
+	}
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return "", nil, false
+	}
+	if s.calls(call, []string{"fmt"}, "Sprintf") && len(call.Args) > 0 {
+		msg, ok := s.constString(call.Args[0])
+		return msg, nil, ok
+	}
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Error" && len(call.Args) == 0 {
+		if k := s.sentinelKey(sel.X); k != "" && s.m.sentinels[k] != nil {
+			return s.m.sentinels[k].Message, []string{k}, true
+		}
+	}
+	return "", nil, false
 }
