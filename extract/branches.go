@@ -81,6 +81,9 @@ func (s *scope) errorBranches(fd *ast.FuncDecl, tn *types.TypeName, recv types.O
 		t.Message = rets[0].format // a switch's first case is not the type's message: what it says otherwise is
 	}
 	for _, r := range rets {
+		if len(r.fields) > 0 {
+			m.cov.formats[key(tn)] = append(m.cov.formats[key(tn)], typeFormat{format: r.format, fields: r.fields})
+		}
 		if r.format != t.Message {
 			s.add(&Error{Kind: Call, Message: r.format}, r.at)
 			continue
@@ -269,7 +272,8 @@ func (s *scope) tableEntries(lit *ast.CompositeLit, out map[int]branch) {
 }
 
 // structLiteral makes a literal of an error type, inside a function, an
-// error: its type's format with the literal's constant fields put in,
+// error: its type's format (each of them, for an Error method with
+// branches) with the literal's constant fields put in,
 // the others left as verbs (&PathError{Op: "open", Path: name} is
 // "open %v: %v"). A literal that fills in nothing is only a site of its
 // type.
@@ -278,16 +282,34 @@ func (s *scope) structLiteral(lit *ast.CompositeLit, fn, own string) {
 		return
 	}
 	k := s.typeKey(lit.Type)
-	tf, ok := s.m.formats[k]
-	if k == "" || k == own || !ok {
+	if k == "" || k == own {
 		return
 	}
-	msg, n := fill(tf, s.fieldValues(lit), "")
-	if n == 0 {
-		return
+	formats := s.m.cov.formats[k] // each branch: which one prints may depend on fields set later
+	if len(formats) == 0 {
+		tf, ok := s.m.formats[k]
+		if !ok {
+			return
+		}
+		formats = []typeFormat{tf}
 	}
-	if at, ok := s.site(lit, fn); ok {
-		s.add(&Error{Kind: Call, Message: msg}, at)
+	values := s.fieldValues(lit)
+	msgs, most := []string{}, 1
+	for _, tf := range formats {
+		// The branches that print the most of the literal's fields: a
+		// branch that ignores a field the literal sets is one it avoids.
+		switch msg, n := fill(tf, values, ""); {
+		case n > most:
+			msgs, most = []string{msg}, n
+		case n == most:
+			msgs = append(msgs, msg)
+		}
+	}
+	at, ok := s.site(lit, fn)
+	for _, msg := range msgs {
+		if ok {
+			s.add(&Error{Kind: Call, Message: msg}, at)
+		}
 	}
 }
 

@@ -29,7 +29,7 @@ var notLoggers = []string{"fmt", "errors", "github.com/pkg/errors", "testing"}
 
 // logLine makes a call of a logger with a constant message or format a
 // log record. A logger is found by shape, not by name of package: a
-// function or method named for a level (logLevelRE), returning nothing,
+// function or method named for a level (logLevelRE, loggerName), returning nothing,
 // whose message parameter is a string: a format before ...any for an
 // f-variant (s.Errorf, log.Fatalf, klog.Errorf, grpclog.Errorf), else
 // the string before key-values or fields (slog.Error, zap's Error,
@@ -43,7 +43,7 @@ func (s *scope) logLine(call *ast.CallExpr, fn string) {
 	}
 	lv := logLevelRE.FindStringSubmatch(callee.Name())
 	sig := callee.Signature()
-	if lv == nil || sig.Results().Len() != 0 || call.Ellipsis.IsValid() && sig.Params().Len() == 1 {
+	if lv == nil || !loggerName(callee.Name(), lv[0]) || sig.Results().Len() != 0 || call.Ellipsis.IsValid() && sig.Params().Len() == 1 {
 		return
 	}
 	i, format, ok := logMessageParam(sig, lv[2] == "f" || lv[2] == "Depthf")
@@ -66,6 +66,13 @@ func (s *scope) logLine(call *ast.CallExpr, fn string) {
 	if at, ok := s.site(call, fn); ok {
 		s.add(e, at)
 	}
+}
+
+// loggerName reports a name that is a level (Errorf, Warn) or an
+// exported name ending in one (RateLimitWarnf): an unexported helper that
+// ends in a level (softErrorf, serveError) reports errors some other way.
+func loggerName(name, level string) bool {
+	return name == level || name[0] >= 'A' && name[0] <= 'Z'
 }
 
 // logMessageParam is the index of a logger's message parameter, and

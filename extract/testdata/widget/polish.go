@@ -35,6 +35,20 @@ func (e *LatchError) Error() string {
 	return fmt.Sprintf("widget: latch %s: %s", e.Latch, e.Reason)
 }
 
+// StepError reports a failed step, with the part when one is known: a
+// caller may add the part after the error is made.
+type StepError struct {
+	Step string
+	Part string
+}
+
+func (e *StepError) Error() string {
+	if e.Part != "" {
+		return "widget: step " + e.Step + " failed on part " + e.Part
+	}
+	return "widget: step " + e.Step + " failed"
+}
+
 // Fault is a fault of the widget's controller.
 type Fault int
 
@@ -99,6 +113,8 @@ func Buff(coats int) error {
 		return latchError("hinge rusted")
 	case 6:
 		return FaultStall
+	case 7:
+		return &StepError{Step: "sand"}
 	}
 	return EWORN
 }
