@@ -132,8 +132,13 @@ func (s *scope) sentinelKey(expr ast.Expr) string {
 }
 
 // applySurface puts what the kind of error says of its surface and level
-// on its record.
+// on its record, and keeps its call sites within a record's cap (the
+// first in file order): syscall.EINVAL is returned in over a hundred
+// places of the standard library.
 func applySurface(r *errkb.Record, e *Error) {
+	if len(r.CallSites) > errkb.MaxListEntries {
+		r.CallSites = r.CallSites[:errkb.MaxListEntries]
+	}
 	if e.Surface != "" {
 		r.Surface = e.Surface
 	}
