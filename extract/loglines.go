@@ -41,13 +41,9 @@ func (s *scope) logLine(call *ast.CallExpr, fn string) {
 	if callee == nil || callee.Pkg() == nil || slices.Contains(notLoggers, callee.Pkg().Path()) {
 		return
 	}
-	lv := logLevelRE.FindStringSubmatch(callee.Name())
 	sig := callee.Signature()
-	if lv == nil || !loggerName(callee.Name(), lv[0]) || sig.Results().Len() != 0 || call.Ellipsis.IsValid() && sig.Params().Len() == 1 {
-		return
-	}
-	i, format, ok := logMessageParam(sig, lv[2] == "f" || lv[2] == "Depthf")
-	if !ok || i >= len(call.Args) {
+	level, i, format, ok := loggerMessage(callee.Name(), sig)
+	if !ok || i >= len(call.Args) || call.Ellipsis.IsValid() && sig.Params().Len() == 1 {
 		return
 	}
 	msg, ok := s.constString(call.Args[i])
@@ -57,7 +53,7 @@ func (s *scope) logLine(call *ast.CallExpr, fn string) {
 	if !format && sig.Params().Len() == 1 && sig.Variadic() && len(call.Args) > 1 { // fmt.Print: each further operand follows
 		msg = strings.ReplaceAll(msg, "%", "%%") + strings.Repeat("%v", len(call.Args)-1)
 	}
-	e := &Error{Kind: Log, Surface: errkb.SurfaceLog, Severity: logSeverity[lv[1]], Message: msg}
+	e := &Error{Kind: Log, Surface: errkb.SurfaceLog, Severity: level, Message: msg}
 	for _, a := range call.Args[i+1:] {
 		if k := s.sentinelKey(a); k != "" && s.m.sentinels[k] != nil {
 			e.Wraps = append(e.Wraps, k)
@@ -66,6 +62,18 @@ func (s *scope) logLine(call *ast.CallExpr, fn string) {
 	if at, ok := s.site(call, fn); ok {
 		s.add(e, at)
 	}
+}
+
+// loggerMessage says whether a function of this name and signature is a
+// logger: its level (a record's severity), its message parameter, and
+// whether that is a format.
+func loggerMessage(name string, sig *types.Signature) (level string, i int, format bool, ok bool) {
+	lv := logLevelRE.FindStringSubmatch(name)
+	if lv == nil || !loggerName(name, lv[0]) || sig.Results().Len() != 0 {
+		return "", 0, false, false
+	}
+	i, format, ok = logMessageParam(sig, lv[2] == "f" || lv[2] == "Depthf")
+	return logSeverity[lv[1]], i, format, ok
 }
 
 // loggerName reports a name that is a level (Errorf, Warn) or an
