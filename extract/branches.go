@@ -60,20 +60,20 @@ func (s *scope) errorBranches(fd *ast.FuncDecl, tn *types.TypeName, recv types.O
 		format string
 		fields []string
 		at     Site
+		conds  []cond
 	}
 	var rets []ret
 	caseText := map[string]bool{}
 	for _, b := range cases {
 		caseText[strings.ReplaceAll(b.text, "%", "%%")] = true
 	}
-	inspectOwn(fd.Body, func(n ast.Node) {
-		r, ok := n.(*ast.ReturnStmt)
-		if !ok || len(r.Results) != 1 || handled[r] {
+	s.walkReturns(fd.Body.List, nil, recv, func(r *ast.ReturnStmt, conds []cond) {
+		if len(r.Results) != 1 || handled[r] {
 			return
 		}
 		if format, fields, ok := s.returnFormat(r.Results[0], recv); ok {
 			if at, ok := s.site(r, funcName(fd)); ok {
-				rets = append(rets, ret{format, fields, at})
+				rets = append(rets, ret{format, fields, at, conds})
 			}
 		}
 	})
@@ -82,7 +82,7 @@ func (s *scope) errorBranches(fd *ast.FuncDecl, tn *types.TypeName, recv types.O
 	}
 	for _, r := range rets {
 		if len(r.fields) > 0 {
-			m.cov.formats[key(tn)] = append(m.cov.formats[key(tn)], typeFormat{format: r.format, fields: r.fields})
+			m.cov.formats[key(tn)] = append(m.cov.formats[key(tn)], branchFormat{typeFormat{format: r.format, fields: r.fields}, r.conds})
 		}
 		if r.format != t.Message {
 			s.add(&Error{Kind: Call, Message: r.format}, r.at)
@@ -291,14 +291,18 @@ func (s *scope) structLiteral(lit *ast.CompositeLit, fn, own string) {
 		if !ok {
 			return
 		}
-		formats = []typeFormat{tf}
+		formats = []branchFormat{{typeFormat: tf}}
 	}
-	values := s.fieldValues(lit)
+	values, known := s.fieldValues(lit), s.literalValues(lit)
 	msgs, most := []string{}, 1
-	for _, tf := range formats {
-		// The branches that print the most of the literal's fields: a
-		// branch that ignores a field the literal sets is one it avoids.
-		switch msg, n := fill(tf, values, ""); {
+	for _, bf := range formats {
+		if !reachable(bf.conds, known) {
+			continue
+		}
+		// Of the rest, the branches that print the most of the literal's
+		// fields: a branch that ignores a field the literal sets is
+		// likely one it avoids.
+		switch msg, n := fill(bf.typeFormat, values, ""); {
 		case n > most:
 			msgs, most = []string{msg}, n
 		case n == most:
@@ -347,4 +351,11 @@ func fill(tf typeFormat, values map[string]fieldValue, hole string) (string, int
 	}
 	b.WriteString(tf.format[last:])
 	return b.String(), n
+}
+
+// branchFormat is one return of an Error method that prints fields, with
+// the conditions on its way.
+type branchFormat struct {
+	typeFormat
+	conds []cond
 }

@@ -15,7 +15,7 @@ type coverage struct {
 	ctors    map[string]*ctor          // by (*types.Func).FullName
 	branches map[string]branch         // by the constant's key: the text Error or String returns for it
 	tables   map[string]map[int]branch // by the error type's key: its Error method's table, by index
-	formats  map[string][]typeFormat   // by the error type's key: every return of its Error method that prints fields
+	formats  map[string][]branchFormat // by the error type's key: every return of its Error method that prints fields
 }
 
 // branch is one constant text a method returns, where it stands.
@@ -29,7 +29,7 @@ type branch struct {
 // the constructors.
 func (m *modIndex) declareCoverage() {
 	m.cov = &coverage{ctors: seedCtors(), branches: map[string]branch{}, tables: map[string]map[int]branch{},
-		formats: map[string][]typeFormat{}}
+		formats: map[string][]branchFormat{}}
 	for _, p := range m.prog.Packages {
 		m.declareBranches(p)
 	}

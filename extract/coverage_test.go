@@ -29,6 +29,7 @@ func TestCoverageClasses(t *testing.T) {
 		{"a struct literal with some fields constant", message("widget: size %d, want 10"), extract.Call, "widget: size %d, want 10", "", "", 0, 1},
 		{"a literal renders through each branch it may take", message("widget: step sand failed"), extract.Call, "widget: step sand failed", "", "", 0, 1},
 		{"a literal renders through each branch it may take, the other", message("widget: step sand failed on part %v"), extract.Call, "widget: step sand failed on part %v", "", "", 0, 1},
+		{"a literal renders through the branch its constant fields choose", message("widget: replace the axle"), extract.Call, "widget: replace the axle", "", "", 0, 1},
 		{"a message folded from constants", message("widget: polish: streaks left"), extract.Call, "widget: polish: streaks left", "", "", 0, 1},
 		{"a format held in a named constant", message("widget: polish: coat %d of %d dried badly"), extract.Call, "widget: polish: coat %d of %d dried badly", "", "", 0, 1},
 		{"a call of the package's own constructor", message("widget: too many coats"), extract.Call, "widget: too many coats", "", "", 0, 1},
@@ -63,6 +64,9 @@ func TestCoverageClasses(t *testing.T) {
 	}
 	if e := find(t, res, message("widget: latch lid left open")); e != nil {
 		t.Errorf("a literal that sets Reason rendered through the branch for no Reason: %+v", e)
+	}
+	if e := find(t, res, message("widget: repair of the axle failed: %v")); e != nil {
+		t.Errorf("a literal with Err: errWornOut rendered through the branch for another Err: %+v", e)
 	}
 	if e := find(t, res, message("widget: latch door: %s")); e != nil {
 		t.Errorf("the literal inside the constructor latchError is an error of its own: %+v", e)

@@ -49,6 +49,22 @@ func (e *StepError) Error() string {
 	return "widget: step " + e.Step + " failed"
 }
 
+// errWornOut is what a RepairError holds when no repair helps.
+var errWornOut = errors.New("widget: worn out")
+
+// RepairError reports a failed repair of a part.
+type RepairError struct {
+	Part string
+	Err  error
+}
+
+func (e *RepairError) Error() string {
+	if e.Err == errWornOut {
+		return "widget: replace the " + e.Part
+	}
+	return "widget: repair of the " + e.Part + " failed: " + e.Err.Error()
+}
+
 // Fault is a fault of the widget's controller.
 type Fault int
 
@@ -115,6 +131,8 @@ func Buff(coats int) error {
 		return FaultStall
 	case 7:
 		return &StepError{Step: "sand"}
+	case 8:
+		return &RepairError{Part: "axle", Err: errWornOut}
 	}
 	return EWORN
 }
