@@ -131,8 +131,8 @@ func (s *scope) sentinelKey(expr ast.Expr) string {
 	return ""
 }
 
-// applySurface puts what the kind of error says of its surface and level
-// on its record, and keeps its call sites within a record's cap (the
+// applySurface puts what the kind of error says of its surface, level,
+// class and type guard on its record, and keeps its call sites within a record's cap (the
 // first in file order): syscall.EINVAL is returned in over a hundred
 // places of the standard library.
 func applySurface(r *errkb.Record, e *Error) {
@@ -141,6 +141,12 @@ func applySurface(r *errkb.Record, e *Error) {
 	}
 	if e.Surface != "" {
 		r.Surface = e.Surface
+	}
+	if e.Name == "" && e.Kind != Call {
+		r.ErrorClass = e.PkgName + "." + e.Func // made in a function, as a Call error
+	}
+	if e.Kind == Log || e.Kind == Protocol {
+		r.TypeGuard = "" // a log line or a wire string is no error value a caller could test
 	}
 	if e.Severity != "" {
 		r.Severity = e.Severity

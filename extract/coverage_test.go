@@ -1,9 +1,11 @@
 package extract_test
 
 import (
+	"os"
 	"slices"
 	"testing"
 
+	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/extract"
 )
 
@@ -79,5 +81,39 @@ func TestCoverageClasses(t *testing.T) {
 		if e := find(t, res, func(e *extract.Error) bool { return e.Kind == extract.Log && e.Message == notLog }); e != nil {
 			t.Errorf("log.Printf, which names no level, is a log record: %+v", e)
 		}
+	}
+}
+
+// TestLogAndProtocolRecords checks what a log line's and a -ERR line's
+// records say beyond the message: where they are met, at which level,
+// the function that writes them, and no type guard, as neither is an
+// error value.
+func TestLogAndProtocolRecords(t *testing.T) {
+	out := t.TempDir()
+	extractTo(t, fixture(t), out)
+	ds, err := errkb.Load(errkb.Folder{Name: "out", FS: os.DirFS(out)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][3]string{ // message: surface, severity, class
+		"polish of %d coats failed: %v": {"log", "warning", "widget.(*conn).serve"},
+		"-ERR 'Mount Violation'":        {"protocol", "error", "widget.(*conn).serve"},
+		"widget: too many coats":        {"", "error", "widget.Buff"},
+	}
+	for _, r := range ds.Records {
+		w, ok := want[r.ErrorMessage]
+		if !ok {
+			continue
+		}
+		delete(want, r.ErrorMessage)
+		if got := [3]string{r.Surface, r.Severity, r.ErrorClass}; got != w {
+			t.Errorf("%q: surface, severity, class = %q, want %q", r.ErrorMessage, got, w)
+		}
+		if (r.TypeGuard == "") != (r.Surface != "") {
+			t.Errorf("%q: typeGuard %q", r.ErrorMessage, r.TypeGuard)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no records for %v", want)
 	}
 }
