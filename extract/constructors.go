@@ -166,14 +166,21 @@ func (s *scope) deriveProtocol(call *ast.CallExpr, sig *types.Signature) *ctor {
 
 // deriveLiteral reads a literal of an error type whose field is given a
 // parameter: its message is the type's format with the parameter there.
+// Only where that is certain: the type's Error has one format that
+// prints fields (no branch a call's other arguments could choose), and
+// one field of the literal takes a string parameter (NewHandlerError(op,
+// name, reason, err) fills three: which one a call's constant is the
+// message of is not one answer).
 func (s *scope) deriveLiteral(lit *ast.CompositeLit, sig *types.Signature) *ctor {
 	if lit.Type == nil {
 		return nil
 	}
-	tf, ok := s.m.formats[s.typeKey(lit.Type)]
-	if !ok {
+	k := s.typeKey(lit.Type)
+	tf, ok := s.m.formats[k]
+	if !ok || len(s.m.cov.formats[k]) > 1 {
 		return nil
 	}
+	var found *ctor
 	for _, el := range lit.Elts {
 		kv, ok := el.(*ast.KeyValueExpr)
 		if !ok {
@@ -187,18 +194,20 @@ func (s *scope) deriveLiteral(lit *ast.CompositeLit, sig *types.Signature) *ctor
 		if !ok {
 			continue
 		}
+		if found != nil {
+			return nil
+		}
 		tmpl, n := fill(tf, s.fieldValues(lit), field.Name)
-		tmpl = strings.Replace(tmpl, holeMsg, wrap, 1)
 		if n == 0 || !strings.Contains(tmpl, holeMsg) {
-			continue
+			return nil
 		}
 		quote := false
 		for j, v := range Verbs(tf.format) {
 			quote = quote || tf.fields[j] == field.Name && v.Verb == 'q'
 		}
-		return &ctor{msg: i, format: format, tmpl: tmpl, quote: quote, code: -1, kind: Call}
+		found = &ctor{msg: i, format: format, tmpl: strings.Replace(tmpl, holeMsg, wrap, 1), quote: quote, code: -1, kind: Call}
 	}
-	return nil
+	return found
 }
 
 // param is the index of the parameter of sig that e names.

@@ -3,6 +3,7 @@ package extract_test
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/errkb/errkb"
@@ -35,7 +36,7 @@ func TestCoverageClasses(t *testing.T) {
 		{"a message folded from constants", message("widget: polish: streaks left"), extract.Call, "widget: polish: streaks left", "", "", 0, 1},
 		{"a format held in a named constant", message("widget: polish: coat %d of %d dried badly"), extract.Call, "widget: polish: coat %d of %d dried badly", "", "", 0, 1},
 		{"a call of the package's own constructor", message("widget: too many coats"), extract.Call, "widget: too many coats", "", "", 0, 1},
-		{"a constructor through an error type's field", message("widget: latch door: hinge rusted"), extract.Call, "widget: latch door: hinge rusted", "", "", 0, 1},
+		{"a constructor through an error type's field", message("widget: door jammed: hinge rusted"), extract.Call, "widget: door jammed: hinge rusted", "", "", 0, 1},
 		{"a method logger's Warnf", message("polish of %d coats failed: %v"), extract.Log, "polish of %d coats failed: %v", "log", "warning", 0, 1},
 		{"slog.Error's message", message("widget service stopped"), extract.Log, "widget service stopped", "log", "error", 0, 1},
 		{"a -ERR line of a sender", message("-ERR 'Mount Violation'"), extract.Protocol, "-ERR 'Mount Violation'", "protocol", "", 0, 1},
@@ -70,8 +71,11 @@ func TestCoverageClasses(t *testing.T) {
 	if e := find(t, res, message("widget: repair of the axle failed: %v")); e != nil {
 		t.Errorf("a literal with Err: errWornOut rendered through the branch for another Err: %+v", e)
 	}
-	if e := find(t, res, message("widget: latch door: %s")); e != nil {
-		t.Errorf("the literal inside the constructor latchError is an error of its own: %+v", e)
+	if e := find(t, res, message("widget: door jammed: %s")); e != nil {
+		t.Errorf("the literal inside the constructor jamError is an error of its own: %+v", e)
+	}
+	if e := find(t, res, func(e *extract.Error) bool { return strings.Contains(e.Message, "paint") }); e != nil {
+		t.Errorf("stepError, which fills two fields with parameters, is taken for a constructor: %+v", e)
 	}
 	logged := find(t, res, message("widget service cannot mount: %v"))
 	if logged == nil || !slices.Equal(logged.Wraps, []string{"example.com/acme/widget.ErrMountBent"}) {

@@ -109,8 +109,18 @@ func (e Errno) Error() string {
 // is given is an error.
 func newError(msg string) error { return errors.New("widget: " + msg) }
 
-// latchError makes a LatchError of the door.
-func latchError(reason string) error { return &LatchError{Latch: "door", Reason: reason} }
+// JamError reports a jammed mechanism.
+type JamError struct{ Where, Why string }
+
+func (e *JamError) Error() string { return fmt.Sprintf("widget: %s jammed: %s", e.Where, e.Why) }
+
+// jamError makes a JamError of the door: a constructor, through the
+// type's field.
+func jamError(why string) error { return &JamError{Where: "door", Why: why} }
+
+// stepError makes a StepError: two fields take parameters, so a call's
+// constant is the text of neither for certain.
+func stepError(step, part string) error { return &StepError{Step: step, Part: part} }
 
 // Buff gives the widget coats of polish.
 func Buff(coats int) error {
@@ -126,13 +136,15 @@ func Buff(coats int) error {
 	case 4:
 		return newError("too many coats")
 	case 5:
-		return latchError("hinge rusted")
+		return jamError("hinge rusted")
 	case 6:
 		return FaultStall
 	case 7:
 		return &StepError{Step: "sand"}
 	case 8:
 		return &RepairError{Part: "axle", Err: errWornOut}
+	case 9:
+		return stepError("paint", "lid")
 	}
 	return EWORN
 }
