@@ -1,7 +1,7 @@
 # The README's two commands: `go run ./cmd/errkb` serves, `make test` runs
 # every test (CI runs `make test` through .ci/run).
 
-.PHONY: test check vet generate check-generated test-browser test-fuzz bench load dataset prebuilt relevance
+.PHONY: test check vet generate check-generated test-browser test-fuzz bench load dataset extracted prebuilt relevance
 
 test: check
 	go test ./...
@@ -84,17 +84,27 @@ relevance:
 	scripts/minisearch.sh testdata/realrelevance
 	node scripts/minisearch/baseline.mjs testdata/extractrelevance
 
-# The shipped knowledge base: the errors of nats-server and nats.go,
-# extracted from the versions the Go module proxy serves (needs the
-# network; the records are committed, so nothing else does). Curated
-# records such as dataset/nats-io/nats-server/ win over extracted ones
-# with the same code.
-NATS_SERVER ?= github.com/nats-io/nats-server/v2@v2.15.3
-NATS_GO ?= github.com/nats-io/nats.go@v1.55.0
-dataset:
-	go run ./cmd/errkb extract --out dataset/extracted $(NATS_SERVER) $(NATS_GO)
+# The shipped knowledge base: the errors of the modules dataset/sources.txt
+# lists (nats-server, nats.go, the nats CLI, jsm.go, the Go standard
+# library), extracted from the versions the Go module proxy serves (needs
+# the network; the records are committed, so nothing else does). Each line
+# is one `errkb extract` SOURCE; all are extracted in one run, so that
+# faces join across them (a server's err_code and a client's constant). Curated records such as
+# dataset/nats-io/nats-server/ win over extracted ones with the same code.
+# EXTRACTED= writes the records elsewhere (to measure without touching the
+# committed ones); `make extracted` extracts only.
+SOURCES ?= dataset/sources.txt
+EXTRACTED ?= dataset/extracted
+dataset: extracted
 	go run ./cmd/errkb validate dataset
 	$(MAKE) prebuilt
+
+extracted:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	go build -o "$$tmp/errkb" ./cmd/errkb; \
+	sources=$$(grep -v '^[[:space:]]*\(#\|$$\)' $(SOURCES)); \
+	echo "errkb extract --out $(EXTRACTED)" $$sources; \
+	"$$tmp/errkb" extract --out $(EXTRACTED) $$sources
 
 # The index and lookup tables of the embedded dataset, embedded in the
 # binary so that serving it copies them instead of building them at every

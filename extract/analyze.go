@@ -29,6 +29,7 @@ type modIndex struct {
 	made      map[string][]token.Pos // where each Call error is made: its call's Lparen, as SSA places the call
 	opts      Options
 	res       *Result
+	cov       *coverage // the classes of coverage.go
 }
 
 // analyze runs the passes over every package: declarations of types and
@@ -48,12 +49,14 @@ func analyze(prog *program.Program, opts Options, res *Result) {
 	for _, p := range prog.Packages {
 		m.declareSentinels(p)
 	}
+	m.declareCoverage()
 	for _, p := range prog.Packages {
 		m.mapCodes(p)
 	}
 	for _, p := range prog.Packages {
 		m.scanBodies(p)
 	}
+	m.scanCoverage()
 	if !opts.NoSurface {
 		m.surfaces()
 	}
@@ -165,7 +168,7 @@ func (s *scope) newError(call *ast.CallExpr) (msg string, isErrorf bool, ok bool
 	default:
 		return "", false, false
 	}
-	msg, ok = stringLit(call.Args[0])
+	msg, ok = s.constString(call.Args[0])
 	return msg, isErrorf, ok
 }
 

@@ -116,12 +116,12 @@ func (s *scope) visit(n ast.Node, stack []ast.Node, fn, own string) bool {
 			}
 		}
 	case *ast.SelectorExpr:
-		if k := s.varKey(n); k != "" {
+		if k := s.sentinelKey(n); k != "" {
 			s.reference(k, n, stack, site)
 			return false // pkg.ErrX, handled whole
 		}
 	case *ast.Ident:
-		if k := s.varKey(n); k != "" {
+		if k := s.sentinelKey(n); k != "" {
 			s.reference(k, n, stack, site)
 		}
 	}
@@ -221,7 +221,7 @@ func (s *scope) wrapped(format string, args []ast.Expr) []string {
 		if v.Verb != 'w' || i >= len(args) {
 			continue
 		}
-		if k := s.varKey(args[i]); k != "" && s.m.sentinels[k] != nil {
+		if k := s.sentinelKey(args[i]); k != "" && s.m.sentinels[k] != nil {
 			keys = append(keys, k)
 		}
 	}

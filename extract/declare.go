@@ -135,7 +135,7 @@ func (s *scope) errorFormat(fd *ast.FuncDecl, tn *types.TypeName) string {
 			return true
 		}
 		if call, ok := ret.Results[0].(*ast.CallExpr); ok && s.calls(call, []string{"fmt"}, "Sprintf") && len(call.Args) > 0 {
-			if f, ok := stringLit(call.Args[0]); ok && sprintf == "" {
+			if f, ok := s.constString(call.Args[0]); ok && sprintf == "" {
 				sprintf = f
 				tf := typeFormat{format: f}
 				for _, a := range call.Args[1:] {
@@ -145,7 +145,7 @@ func (s *scope) errorFormat(fd *ast.FuncDecl, tn *types.TypeName) string {
 			}
 			return true
 		}
-		if f, ok := concatFormat(ret.Results[0]); ok && constant == "" {
+		if f, _, ok := s.concatFields(ret.Results[0], recv); ok && constant == "" {
 			constant = f
 		}
 		return true
@@ -166,33 +166,6 @@ func (s *scope) receiverField(a ast.Expr, recv types.Object) string {
 		return sel.Sel.Name
 	}
 	return ""
-}
-
-// concatFormat turns "a" + x + "b" into "a%vb"; ok only when some part is
-// a string literal.
-func concatFormat(e ast.Expr) (string, bool) {
-	var parts []ast.Expr
-	var flatten func(ast.Expr)
-	flatten = func(e ast.Expr) {
-		if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.ADD {
-			flatten(b.X)
-			flatten(b.Y)
-			return
-		}
-		parts = append(parts, e)
-	}
-	flatten(e)
-	var b strings.Builder
-	lit := false
-	for _, p := range parts {
-		if s, ok := stringLit(p); ok {
-			b.WriteString(strings.ReplaceAll(s, "%", "%%"))
-			lit = true
-		} else {
-			b.WriteString("%v")
-		}
-	}
-	return b.String(), lit
 }
 
 // valueSpecs calls fn with every package-level const or var spec of p
@@ -394,7 +367,7 @@ func (s *scope) fieldValues(lit *ast.CompositeLit) map[string]fieldValue {
 		if !ok {
 			continue
 		}
-		if str, ok := stringLit(kv.Value); ok {
+		if str, ok := s.constString(kv.Value); ok {
 			values[field.Name] = fieldValue{text: str}
 		} else if n, ok := s.intValue(kv.Value); ok {
 			values[field.Name] = fieldValue{text: strconv.Itoa(n), methods: printsItself(s.info.TypeOf(kv.Value))}

@@ -31,6 +31,8 @@ const (
 	Call     Kind = "call_site" // errors.New or fmt.Errorf inside a function
 	Type     Kind = "error_type"
 	API      Kind = "api_error" // an entry of a project's own error table (see natserrors)
+	Log      Kind = "log_line"  // a constant message or format given to a logger
+	Protocol Kind = "protocol"  // a string sent to clients over the wire (-ERR, a close reason)
 )
 
 // Error is one error of the module, as the source states it.
@@ -54,10 +56,11 @@ type Error struct {
 	HTTPStatus int      // 0 when the source gives none
 	Wraps      []string // keys of the errors this one wraps with %w
 	Sites      []Site   // where the error is raised, sorted
-	// Surface is how a user meets the error, read from what the code
-	// does with it (errkb.SurfaceReturned...); "" when the code does not
-	// tell.
-	Surface string
+	// Surface is how a user meets the error (errkb.SurfaceReturned...):
+	// preset by the kind (a log line, a protocol string), else read from
+	// what the code does with it; "" when the code does not tell.
+	Surface  string
+	Severity string // a log line's level; "" for "error"
 	// Mapped lists the places where the module's code turns a code into
 	// this sentinel (if apiErr.ErrorCode == JSErrCodeStreamNotFound {
 	// return ErrStreamNotFound }), sorted.
@@ -76,6 +79,9 @@ type Mapping struct {
 func (e *Error) Key() string {
 	if e.Name != "" {
 		return e.Package + "." + e.Name
+	}
+	if e.Kind == Log || e.Kind == Protocol { // the same text logged and returned is two records
+		return e.Package + ":" + string(e.Kind) + ":" + e.Message
 	}
 	return e.Package + ":" + e.Message
 }

@@ -44,6 +44,7 @@ func Records(errs []Error, root string, o Origin) ([]errkb.Record, error) {
 		e := &errs[i]
 		r, err := record(e, slugs[i], o, &files)
 		r.TypeGuard = typeGuard(e, byKey)
+		applySurface(&r, e)
 		if err != nil {
 			return nil, err
 		}

@@ -62,6 +62,9 @@ func (m *modIndex) surfaces() {
 		}
 	}
 	walk := func(e *Error, starts []ssa.Value) {
+		if e.Surface != "" {
+			return // the kind said it: a log line, a protocol string
+		}
 		w := &walker{x: x, seen: map[visit]bool{}, budget: walkBudget}
 		for _, v := range starts {
 			w.value(v, nil)

@@ -146,9 +146,9 @@ func extractOne(ctx context.Context, src string, f extractFlags, stderr io.Write
 	for _, e := range errs {
 		kinds[e.Kind]++
 	}
-	summary := fmt.Sprintf("%s, %s, %s (%d sentinels, %d made in functions, %d error types, %d API errors), in %s -> %s",
+	summary := fmt.Sprintf("%s, %s, %s (%d sentinels, %d made in functions, %d error types, %d API errors, %d log lines, %d protocol errors), in %s -> %s",
 		count(len(prog.Packages), "package"), count(res.Files, "file"), count(len(recs), "record"),
-		kinds[extract.Sentinel], kinds[extract.Call], kinds[extract.Type], kinds[extract.API],
+		kinds[extract.Sentinel], kinds[extract.Call], kinds[extract.Type], kinds[extract.API], kinds[extract.Log], kinds[extract.Protocol],
 		time.Since(start).Round(time.Millisecond), filepath.Join(f.out, filepath.FromSlash(o.Repo)))
 	return &extracted{Batch: extract.Batch{Origin: *o, Errors: errs, Records: recs}, src: src, summary: summary,
 		prov: prov, licName: licName, licText: licText}, nil

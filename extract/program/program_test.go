@@ -45,6 +45,11 @@ func TestScaffolding(t *testing.T) {
 		{"testing/fstest", "test helpers"},
 		{"Tests", "test helpers"},
 		{"attestation", ""},
+		{"internal/stubserver", "test doubles"},
+		{"internal/testutils/fakegrpclb", "test helpers"},
+		{"mocks", "test doubles"},
+		{"fakeserver", "test doubles"},
+		{"mockery", "test doubles"}, // by name, as "latest"
 	}
 	for _, tt := range tests {
 		if got := program.Scaffolding(tt.rel); got != tt.want {

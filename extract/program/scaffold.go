@@ -12,7 +12,9 @@ import "strings"
 //   - interop: interoperability test clients and servers;
 //   - a name that starts with "test" or ends in "test", "tests" or
 //     "testing" (test, tests, testutil, testhelper, internal/testenv,
-//     servertest, httptest, testing/fstest): test helpers.
+//     servertest, httptest, testing/fstest): test helpers;
+//   - a name that starts with "stub", "fake" or "mock" (grpc's
+//     internal/stubserver, fakeserver, mocks): test doubles.
 //
 // Test files (_test.go, including example_test.go and benchmarks) are
 // left out by the loader itself. --include-tests brings all of them back.
@@ -31,6 +33,8 @@ func Scaffolding(rel string) string {
 		case strings.HasPrefix(el, "test") || strings.HasSuffix(el, "test") ||
 			strings.HasSuffix(el, "tests") || strings.HasSuffix(el, "testing"):
 			return "test helpers"
+		case strings.HasPrefix(el, "stub") || strings.HasPrefix(el, "fake") || strings.HasPrefix(el, "mock"):
+			return "test doubles"
 		}
 	}
 	return ""
