@@ -34,13 +34,13 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 			// A shared code is told apart only by the message found
 			// beside it ("code":40021 with the message of one of them).
 			return nil, ""
-		case t1 >= tierName && t == tierPattern && e.pattern.Weight > c.pattern.Weight:
+		case t1 >= tierName && t == tierPattern && e.pattern.Weight > c.pattern.Weight && !c.errCode:
 			return nil, ""
 		case t == t1 && t == tierName:
 			byMessage = true
 		}
 	}
-	if byMessage && (ix.insideAnother(c, a.u.segments, a.found) || !c.pattern.Whole && ix.heldAround(c, a.u.segments, ranked)) {
+	if byMessage && !c.errCode && (ix.insideAnother(c, a.u.segments, a.found) || !c.pattern.Whole && ix.heldAround(c, a.u.segments, ranked)) {
 		return nil, ""
 	}
 	reason := c.reason(t1)

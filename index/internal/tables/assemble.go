@@ -81,6 +81,14 @@ func Assemble(ids []string, parts []Part, d *Dict) ([]byte, error) {
 			byCode.add(rt.code, rec)
 			codeKeys.add(rt.code, rec)
 		}
+		for _, a := range rt.aliases {
+			// An alias is a code as good as the record's own: old links
+			// and scripts use it.
+			if a != empty {
+				byCode.add(a, rec)
+				codeKeys.add(a, rec)
+			}
+		}
 		if rt.class != empty {
 			byClass.add(rt.class, rec)
 			codeKeys.add(rt.class, rec)

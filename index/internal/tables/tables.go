@@ -15,7 +15,7 @@ import (
 // Version is the version of the tables' contents, written into the file
 // (see tabfile) and into the index's key: bump it when what a section
 // holds changes, so that tables of the old layout are rebuilt, never read.
-const Version = 2
+const Version = 3
 
 // Tables are the lookups that query understanding needs besides bleve:
 // records by id, code and class, compiled patterns, the word vocabulary,
@@ -109,7 +109,8 @@ func (t *Tables) Record(id string) (int32, bool) {
 	return t.idRec[i], true
 }
 
-// ByCode lists the records whose lex.NormalizeCode(errorCode) is code.
+// ByCode lists the records whose lex.NormalizeCode(errorCode), or that of
+// one of their aliases, is code.
 // The returned slices of these methods are read-only.
 func (t *Tables) ByCode(code string) []int32 { return t.byCodeP.Get(code) }
 
