@@ -34,6 +34,12 @@ func (ix *Index) errorOf(recs []int32) (int32, bool) {
 	if len(sent) == 1 {
 		return sent[0], true
 	}
+	return ix.facesOf(recs)
+}
+
+// facesOf returns the only record of recs whose faces include all the
+// others.
+func (ix *Index) facesOf(recs []int32) (int32, bool) {
 	var all []int32
 	for _, i := range recs {
 		if ix.facesInclude(i, recs) {
@@ -74,6 +80,42 @@ func (ix *Index) facesInclude(i int32, recs []int32) bool {
 		if !slices.ContainsFunc(faces, func(f errkb.Face) bool {
 			return f.ID == o.ID || o.Extracted != nil && f.ID == o.Extracted.ID
 		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// errorAmong returns, of records whose evidence ties, the one that is the
+// error the others are faces of, or nil when none is.
+func (ix *Index) errorAmong(tied []*evidence) *evidence {
+	recs := make([]int32, len(tied))
+	for i, e := range tied {
+		recs[i] = e.rec
+	}
+	if len(recs) < 2 {
+		return tied[0]
+	}
+	// Faces of one error share its numeric code or list each other:
+	// records that merely tie on common words are not faces.
+	var i int32
+	var ok bool
+	if ix.sameNumericCode(recs) {
+		i, ok = ix.errorOf(recs)
+	} else {
+		i, ok = ix.facesOf(recs)
+	}
+	if !ok {
+		return nil
+	}
+	return tied[slices.Index(recs, i)]
+}
+
+// sameNumericCode reports whether every record of recs has one numeric code.
+func (ix *Index) sameNumericCode(recs []int32) bool {
+	first := ix.ds.Records[recs[0]].NumericCode
+	for _, i := range recs {
+		if n := ix.ds.Records[i].NumericCode; n == nil || first == nil || *n != *first {
 			return false
 		}
 	}
