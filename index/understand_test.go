@@ -72,6 +72,14 @@ func TestUnderstand(t *testing.T) {
 			wantKeyed: []string{"10119"},
 		},
 		{
+			// nats-server's ApiError.Error, "description (err_code)":
+			// server/jetstream_errors.go line 76 at v2.15.3,
+			// https://github.com/nats-io/nats-server/blob/v2.15.3/server/jetstream_errors.go#L76
+			name:      "a code in parentheses after a description is keyed",
+			q:         "[ERR] consumer is offline (10119)",
+			wantKeyed: []string{"10119"},
+		},
+		{
 			name:         "a pid in brackets before a log line is not",
 			q:            "[12345] 2026/11/02 09:14:07.123456 [ERR] consumer is offline",
 			wantNotKeyed: []string{"12345"},
