@@ -192,7 +192,7 @@ func differences(c, t *Record) []Difference {
 	add("numericCode", optItoa(c.NumericCode), optItoa(t.NumericCode), "")
 	add("httpStatus", optItoa(c.HTTPStatus), optItoa(t.HTTPStatus), "")
 	if c.FilePath != "" && t.FilePath != "" && !sameSite(c, t) {
-		add("location", c.FilePath+":"+itoa(c.LineNumber), t.FilePath+":"+itoa(t.LineNumber), t.GithubURL)
+		add("location", c.FilePath+" line "+itoa(c.LineNumber), t.FilePath+" line "+itoa(t.LineNumber), t.GithubURL)
 	}
 	return out
 }

@@ -21,7 +21,7 @@ func (ix *Index) findNamed(a *candidates) {
 	if i, ok := ix.t.Record(whole); ok {
 		a.get(i).id = true
 	}
-	for _, i := range ix.t.ByCode(lex.NormalizeCode(whole)) {
+	for _, i := range ix.byCode(lex.NormalizeCode(whole)) {
 		a.get(i).code = 2
 	}
 	for _, i := range ix.t.ByClass(strings.ToLower(whole)) {
@@ -53,7 +53,7 @@ func (ix *Index) findNamed(a *candidates) {
 			// codes and classes: "internal" in a host name must not name
 			// the record whose class is "Internal".
 			if identLike(p) || qualified && p == name {
-				for _, i := range ix.t.ByCode(lex.NormalizeCode(p)) {
+				for _, i := range ix.byCode(lex.NormalizeCode(p)) {
 					e := a.get(i)
 					e.code = max(e.code, 1)
 				}
@@ -97,7 +97,7 @@ func (ix *Index) findNamed(a *candidates) {
 	}
 	for _, k := range keyed {
 		k = strings.ToLower(strings.TrimSpace(k))
-		for _, i := range ix.t.ByCode(lex.NormalizeCode(k)) {
+		for _, i := range ix.byCode(lex.NormalizeCode(k)) {
 			e := a.get(i)
 			e.code = max(e.code, 1)
 		}
@@ -149,6 +149,17 @@ func (ix *Index) nameByNumber(a *candidates, k string, rs []int32) bool {
 		}
 	}
 	return true
+}
+
+// byCode lists the records named by code: those whose own code it is,
+// else those that had it as an older name (an alias). A code that is one
+// record's own and another's old name names the first: the old name
+// moved on.
+func (ix *Index) byCode(code string) []int32 {
+	if rs := ix.t.ByCode(code); len(rs) > 0 {
+		return rs
+	}
+	return ix.t.ByAlias(code)
 }
 
 // maxSharedCode is how many records a code number may name before it is

@@ -60,7 +60,7 @@ func Assemble(ids []string, parts []Part, d *Dict) ([]byte, error) {
 	w.Strings("ids", sortedIDs)
 	w.Int32s("ids.rec", order)
 
-	byCode, byClass, codeKeys := postingsBuilder{}, postingsBuilder{}, postingsBuilder{}
+	byCode, byAlias, byClass, codeKeys := postingsBuilder{}, postingsBuilder{}, postingsBuilder{}, postingsBuilder{}
 	idents, srcIdents := postingsBuilder{}, postingsBuilder{}
 	projects := map[string][]string{}
 	df := map[word]int{}
@@ -82,10 +82,9 @@ func Assemble(ids []string, parts []Part, d *Dict) ([]byte, error) {
 			codeKeys.add(rt.code, rec)
 		}
 		for _, a := range rt.aliases {
-			// An alias is a code as good as the record's own: old links
-			// and scripts use it.
+			// An alias is an older code: old links and scripts use it.
 			if a != empty {
-				byCode.add(a, rec)
+				byAlias.add(a, rec)
 				codeKeys.add(a, rec)
 			}
 		}
@@ -107,6 +106,7 @@ func Assemble(ids []string, parts []Part, d *Dict) ([]byte, error) {
 		}
 	}
 	byCode.write(w, d, "bycode")
+	byAlias.write(w, d, "byalias")
 	byClass.write(w, d, "byclass")
 	codeKeys.write(w, d, "codekeys")
 	idents.write(w, d, "idents")
