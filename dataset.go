@@ -120,6 +120,19 @@ func NewDataset(records []*Record) *Dataset {
 			ds.byTag[t] = append(ds.byTag[t], r)
 		}
 	}
+	// A curated record merged with an extracted one answers to that
+	// record's id and slug too, where no record has them, so links to it
+	// keep working.
+	for _, r := range records {
+		if e := r.Extracted; e != nil {
+			if _, ok := ds.byID[e.ID]; !ok && e.ID != "" {
+				ds.byID[e.ID] = r
+			}
+			if _, ok := ds.byPath[pathKey(r.Repo, e.Slug)]; !ok && e.Slug != "" {
+				ds.byPath[pathKey(r.Repo, e.Slug)] = r
+			}
+		}
+	}
 	for t, rs := range ds.byTag {
 		ds.tags = append(ds.tags, TagCount{Tag: t, Count: len(rs)})
 	}

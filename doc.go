@@ -22,7 +22,8 @@
 //	fastparse.go  the quick way to a Record, sure to agree with the careful way
 //	parse.go      a file's entries, each made a Record the quick or the careful way
 //	folder.go     a dataset folder and its files
-//	provenance.go where extracted records came from; curated records win
+//	provenance.go where extracted records came from
+//	merge.go      a curated record and its extracted twin made one record, losing no fact
 //	dataset.go    the Dataset and its lookups
 //	hash.go       the dataset's content hash
 //	load.go       Load: the folders' files, parsed on every CPU, made a Dataset

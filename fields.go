@@ -67,6 +67,7 @@ var knownFields = []field[Record]{
 	objs("docs", 0, "doc", func(r *Record) *[]Doc { return &r.Docs }, docFields),
 	obj("history", 0, "history", func(r *Record) **History { return &r.History }, historyFields),
 	objs("sources", 0, "source", func(r *Record) *[]Citation { return &r.Sources }, citationFields),
+	obj("extracted", 0, "extracted", func(r *Record) **Extracted { return &r.Extracted }, extractedFields),
 }
 
 // callSiteFields are the keys of one callSites entry. Their strings are
@@ -179,6 +180,40 @@ var oldMessageFields = []field[OldMessage]{
 var citationFields = []field[Citation]{
 	str("url", bulk, func(c *Citation) *string { return &c.URL }),
 	str("note", bulk, func(c *Citation) *string { return &c.Note }),
+}
+
+// extractedFields are the keys of a merged record's extracted facts
+// (see Extracted): the record's own rows for the same facts.
+var extractedFields = []field[Extracted]{
+	str("id", 0, func(e *Extracted) *string { return &e.ID }),
+	str("slug", 0, func(e *Extracted) *string { return &e.Slug }),
+	str("errorCode", 0, func(e *Extracted) *string { return &e.ErrorCode }),
+	str("version", shared, func(e *Extracted) *string { return &e.Version }),
+	optNum("numericCode", 0, func(e *Extracted) **int { return &e.NumericCode }),
+	optNum("httpStatus", 0, func(e *Extracted) **int { return &e.HTTPStatus }),
+	str("errorClass", 0, func(e *Extracted) *string { return &e.ErrorClass }),
+	str("goPackage", shared, func(e *Extracted) *string { return &e.GoPackage }),
+	str("filePath", bulk, func(e *Extracted) *string { return &e.FilePath }),
+	num("lineNumber", 0, func(e *Extracted) *int { return &e.LineNumber }),
+	str("githubUrl", bulk, func(e *Extracted) *string { return &e.GithubURL }),
+	objs("callSites", 0, "call-site", func(e *Extracted) *[]CallSite { return &e.CallSites }, callSiteFields),
+	str("qualifiedName", 0, func(e *Extracted) *string { return &e.QualifiedName }),
+	strs("aliases", 0, func(e *Extracted) *[]string { return &e.Aliases }),
+	str("surface", shared, func(e *Extracted) *string { return &e.Surface }),
+	objs("faces", 0, "face", func(e *Extracted) *[]Face { return &e.Faces }, faceFields),
+	objs("conditions", 0, "condition", func(e *Extracted) *[]Condition { return &e.Conditions }, conditionFields),
+	objs("returnedBy", 0, "entry", func(e *Extracted) *[]Entry { return &e.ReturnedBy }, entryFields),
+	objs("handledAt", 0, "check", func(e *Extracted) *[]Check { return &e.HandledAt }, checkEntryFields),
+	objs("tests", 0, "test", func(e *Extracted) *[]Test { return &e.Tests }, recordTestFields),
+	objs("docs", 0, "doc", func(e *Extracted) *[]Doc { return &e.Docs }, docFields),
+	objs("differs", 0, "difference", func(e *Extracted) *[]Difference { return &e.Differs }, differenceFields),
+}
+
+var differenceFields = []field[Difference]{
+	str("field", shared, func(d *Difference) *string { return &d.Field }),
+	str("curated", bulk, func(d *Difference) *string { return &d.Curated }),
+	str("extracted", bulk, func(d *Difference) *string { return &d.Extracted }),
+	str("githubUrl", bulk, func(d *Difference) *string { return &d.GithubURL }),
 }
 
 // knownFieldIndex maps each known field name to its position in knownFields.

@@ -25,7 +25,8 @@ type Options struct {
 	// engine (internal/store) moves the records' bytes out of the heap
 	// there, while only a few files' records are on it. Loading takes
 	// each record's digest for the dataset's Hash before, from the bytes
-	// as read.
+	// as read. A curated record merged with its extracted twin (see
+	// mergeCurated) is given again once merged, its bytes changed.
 	Parsed func(records []*Record)
 }
 
@@ -60,7 +61,13 @@ func LoadWithOptions(opts Options, folders ...Folder) (*Dataset, error) {
 			}
 		}
 	}
-	records = preferCurated(records, provDirs)
+	records, merged := mergeCurated(records, provDirs)
+	for _, r := range merged {
+		delete(digests, r) // its bytes changed: hashed again
+	}
+	if opts.Parsed != nil && len(merged) > 0 {
+		opts.Parsed(merged)
+	}
 	records, dups := dropDuplicates(records)
 	problems = append(problems, dups...)
 	ds := NewDataset(records)

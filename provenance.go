@@ -5,7 +5,6 @@ import (
 	"maps"
 	"path"
 	"slices"
-	"strings"
 )
 
 // ProvenanceFile names the file beside a project's extracted records that
@@ -41,41 +40,6 @@ func readProvenance(f Folder, files []string) (map[string]Provenance, Problems) 
 		byDir[path.Dir(name)] = pv
 	}
 	return byDir, probs
-}
-
-// preferCurated drops each extracted record (one read from a folder with a
-// provenance file) that a curated record of the same project replaces: the
-// same errorCode or the same slug. A hand-written record always says more
-// than what a tool can read from the source, so it wins, whatever the
-// order of the folders.
-func preferCurated(records []*Record, extractedDirs map[string]Provenance) []*Record {
-	if len(extractedDirs) == 0 {
-		return records
-	}
-	extracted := func(r *Record) bool {
-		_, ok := extractedDirs[path.Dir(r.Location.File)]
-		return ok
-	}
-	curated := make(map[string]bool)
-	for _, r := range records {
-		if !extracted(r) {
-			repo := strings.ToLower(r.Repo)
-			curated[repo+"\x00code\x00"+r.ErrorCode] = true
-			curated[repo+"\x00slug\x00"+r.Slug] = true
-		}
-	}
-	if len(curated) == 0 {
-		return records
-	}
-	kept := records[:0]
-	for _, r := range records {
-		repo := strings.ToLower(r.Repo)
-		if extracted(r) && (curated[repo+"\x00code\x00"+r.ErrorCode] || curated[repo+"\x00slug\x00"+r.Slug]) {
-			continue
-		}
-		kept = append(kept, r)
-	}
-	return kept
 }
 
 // provenanceByRepo keys the provenance of every folder by its repo.

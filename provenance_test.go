@@ -36,7 +36,12 @@ func TestProvenanceAndCuratedRecordsWin(t *testing.T) {
 		ids = append(ids, r.ID)
 	}
 	if fmt.Sprint(ids) != "[e3 c1 c2]" {
-		t.Errorf("records %v, want the curated c1 and c2 instead of e1 and e2, and e3", ids)
+		t.Errorf("records %v, want the curated c1 and c2, merged with e1 and e2, and e3", ids)
+	}
+	for twin, curated := range map[string]string{"e1": "c1", "e2": "c2"} {
+		if r, ok := ds.ByID(twin); !ok || r.ID != curated {
+			t.Errorf("ByID(%s) = %v, want the curated %s", twin, r, curated)
+		}
 	}
 	pv, ok := ds.Provenance["acme-labs/widget"]
 	if !ok || pv.Module != "example.com/acme/widget" || pv.License != "MIT" || pv.LicenseFile != "LICENSE" || pv.Version != "v1.2.0" {

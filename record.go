@@ -75,6 +75,12 @@ type Record struct {
 	History *History `json:"history,omitempty"`
 	// Sources are what curated prose rests on: each claim links to one.
 	Sources []Citation `json:"sources,omitempty"`
+	// Extracted is set on a curated record merged with the record the
+	// extractor made of the same error: what the extractor knows that the
+	// curated record does not say, and where the two disagree. Loading
+	// adds it; the typed fields the curated record left empty are filled
+	// from it, and its own fields stay as written.
+	Extracted *Extracted `json:"extracted,omitempty"`
 
 	// DatasetVersion comes from the envelope; empty for a bare record.
 	DatasetVersion string `json:"-"`
@@ -250,6 +256,46 @@ type OldMessage struct {
 type Citation struct {
 	URL  string `json:"url"`
 	Note string `json:"note"`
+}
+
+// Extracted is what the extractor read of a curated record's error at
+// one version of the project, beside the curated record's own fields:
+// the facts the curated record lacks, and those it states otherwise
+// (Differs). ID, Slug and ErrorCode name the extracted record it was
+// merged from, so links to that record keep working.
+type Extracted struct {
+	ID            string       `json:"id"`
+	Slug          string       `json:"slug"`
+	ErrorCode     string       `json:"errorCode"`
+	Version       string       `json:"version"` // the module version (or commit) read
+	NumericCode   *int         `json:"numericCode,omitempty"`
+	HTTPStatus    *int         `json:"httpStatus,omitempty"`
+	ErrorClass    string       `json:"errorClass,omitempty"`
+	GoPackage     string       `json:"goPackage,omitempty"`
+	FilePath      string       `json:"filePath,omitempty"` // where the extractor found it
+	LineNumber    int          `json:"lineNumber,omitempty"`
+	GithubURL     string       `json:"githubUrl,omitempty"`
+	CallSites     []CallSite   `json:"callSites,omitempty"`
+	QualifiedName string       `json:"qualifiedName,omitempty"`
+	Aliases       []string     `json:"aliases,omitempty"`
+	Surface       string       `json:"surface,omitempty"`
+	Faces         []Face       `json:"faces,omitempty"`
+	Conditions    []Condition  `json:"conditions,omitempty"`
+	ReturnedBy    []Entry      `json:"returnedBy,omitempty"`
+	HandledAt     []Check      `json:"handledAt,omitempty"`
+	Tests         []Test       `json:"tests,omitempty"`
+	Docs          []Doc        `json:"docs,omitempty"`
+	Differs       []Difference `json:"differs,omitempty"`
+}
+
+// Difference is one fact the curated record states otherwise than the
+// code at the extracted version: the field, both values, and the line
+// the extracted value was read from, when it has one.
+type Difference struct {
+	Field     string `json:"field"`
+	Curated   string `json:"curated"`
+	Extracted string `json:"extracted"`
+	GithubURL string `json:"githubUrl,omitempty"`
 }
 
 // Provenance says where a project's records came from and under which license.

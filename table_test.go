@@ -26,6 +26,8 @@ func TestFieldTableMatchesRecord(t *testing.T) {
 	checkTable(t, historyFields)
 	checkTable(t, oldMessageFields)
 	checkTable(t, citationFields)
+	checkTable(t, extractedFields)
+	checkTable(t, differenceFields)
 	checkInfos(t, reflect.TypeFor[Record](), infos(knownFields))
 }
 

@@ -22,6 +22,7 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 	}
 	m1 := c.messageWeight()
 	byMessage := t1 == tierPattern // the message found decides
+	tied := []*evidence{c}
 	for _, e := range a.found {
 		if e == c {
 			continue
@@ -32,15 +33,21 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 			return nil, ""
 		case t == t1 && s == s1 && (t != tierName || e.messageWeight() >= m1):
 			// A shared code is told apart only by the message found
-			// beside it ("code":40021 with the message of one of them).
-			return nil, ""
-		case t1 >= tierName && t == tierPattern && e.pattern.Weight > c.pattern.Weight:
+			// beside it ("code":40021 with the message of one of them),
+			// and faces of one error by which of them is the error.
+			tied = append(tied, e)
+		case t1 >= tierName && t == tierPattern && e.pattern.Weight > c.pattern.Weight && !c.errCode:
 			return nil, ""
 		case t == t1 && t == tierName:
 			byMessage = true
 		}
 	}
-	if byMessage && (ix.insideAnother(c, a.u.segments, a.found) || !c.pattern.Whole && ix.heldAround(c, a.u.segments, ranked)) {
+	if len(tied) > 1 {
+		if c = ix.errorAmong(tied); c == nil {
+			return nil, ""
+		}
+	}
+	if byMessage && !c.errCode && (ix.insideAnother(c, a.u.segments, a.found) || !c.pattern.Whole && ix.heldAround(c, a.u.segments, ranked)) {
 		return nil, ""
 	}
 	reason := c.reason(t1)

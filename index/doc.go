@@ -21,6 +21,7 @@
 //	candidates      *understood -> *candidates            candidates.go (the tables' evidence: corrections,
 //	                                                        patterns, projects; what the text search is asked)
 //	                                                      named.go (ids, codes, classes, identifiers, near codes)
+//	                                                      faces.go (which of one error's faces is the error)
 //	                                                      textsearch.go (bleve's text search: the plain path)
 //	                                                      cover.go (the same from the word postings: the fast path)
 //	evidence        *candidates -> []*evidence            evidence.go

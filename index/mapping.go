@@ -20,7 +20,7 @@ import (
 // tables (see tables.Tables: Record, ByCode, ByClass), not in bleve.
 const (
 	fieldRepo     = "repo"
-	fieldCodeText = "codeText" // errorCode and errorClass split into words
+	fieldCodeText = "codeText" // errorCode, errorClass, qualifiedName and aliases split into words
 	fieldSeverity = "severity"
 	fieldTags     = "tags"
 	fieldMessage  = "message"
@@ -84,9 +84,15 @@ func document(r *errkb.Record) map[string]any {
 	prose := []string{r.TriggerScenarios, r.CommonSituations}
 	prose = append(prose, r.Solutions...)
 	prose = append(prose, r.PreventionTips...)
+	// The names a record is known by: its code and class, the qualified
+	// name pages head it with, and the older codes that still resolve.
+	names := []string{lex.SplitIdentifier(r.ErrorCode), lex.SplitIdentifier(r.ErrorClass), lex.SplitIdentifier(r.QualifiedName)}
+	for _, a := range r.Aliases {
+		names = append(names, lex.SplitIdentifier(a))
+	}
 	return map[string]any{
 		fieldRepo:     r.Repo,
-		fieldCodeText: lex.SplitIdentifier(r.ErrorCode) + " " + lex.SplitIdentifier(r.ErrorClass),
+		fieldCodeText: strings.Join(names, " "),
 		fieldSeverity: r.Severity,
 		fieldTags:     r.Tags,
 		fieldMessage:  r.ErrorMessage,

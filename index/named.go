@@ -1,6 +1,7 @@
 package index
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/errkb/errkb"
@@ -20,7 +21,7 @@ func (ix *Index) findNamed(a *candidates) {
 	if i, ok := ix.t.Record(whole); ok {
 		a.get(i).id = true
 	}
-	for _, i := range ix.t.ByCode(lex.NormalizeCode(whole)) {
+	for _, i := range ix.byCode(lex.NormalizeCode(whole)) {
 		a.get(i).code = 2
 	}
 	for _, i := range ix.t.ByClass(strings.ToLower(whole)) {
@@ -37,6 +38,13 @@ func (ix *Index) findNamed(a *candidates) {
 				a.get(rs[0]).keyedIdent = true
 			}
 		}
+		// Likewise a name under its package's import path
+		// ("github.com/nats-io/nats.go/jetstream.ErrNoResponders").
+		if importQualified(c) {
+			if rs := ix.t.Idents(strings.ToLower(c)); len(rs) == 1 {
+				a.get(rs[0]).keyedIdent = true
+			}
+		}
 		for _, p := range chunkForms(c) {
 			if i, ok := ix.t.Record(p); ok {
 				a.get(i).id = true
@@ -45,7 +53,7 @@ func (ix *Index) findNamed(a *candidates) {
 			// codes and classes: "internal" in a host name must not name
 			// the record whose class is "Internal".
 			if identLike(p) || qualified && p == name {
-				for _, i := range ix.t.ByCode(lex.NormalizeCode(p)) {
+				for _, i := range ix.byCode(lex.NormalizeCode(p)) {
 					e := a.get(i)
 					e.code = max(e.code, 1)
 				}
@@ -89,11 +97,15 @@ func (ix *Index) findNamed(a *candidates) {
 	}
 	for _, k := range keyed {
 		k = strings.ToLower(strings.TrimSpace(k))
-		for _, i := range ix.t.ByCode(lex.NormalizeCode(k)) {
+		for _, i := range ix.byCode(lex.NormalizeCode(k)) {
 			e := a.get(i)
 			e.code = max(e.code, 1)
 		}
-		switch rs := ix.t.Idents(k); {
+		rs := ix.t.Idents(k)
+		if !isHTTPStatus(k) && ix.nameByNumber(a, k, rs) {
+			continue
+		}
+		switch {
 		case isHTTPStatus(k):
 		case len(rs) == 1:
 			a.get(rs[0]).keyedIdent = true
@@ -109,6 +121,45 @@ func (ix *Index) findNamed(a *candidates) {
 	if len(a.found) == 0 {
 		ix.nearCodes(a, whole)
 	}
+}
+
+// nameByNumber names the records whose own numeric code is the keyed
+// number k, among rs, the records k is an identifier of, and reports
+// whether there were any. A number is no guess at a name then: the code
+// is the error's own (a JetStream err_code), and the record it belongs
+// to is named first (see errorOf), its other faces after it. Records
+// that only mention the number (a handling snippet comparing against it)
+// are left to the text.
+func (ix *Index) nameByNumber(a *candidates, k string, rs []int32) bool {
+	var own []int32
+	for _, i := range rs {
+		if n := ix.ds.Records[i].NumericCode; n != nil && strconv.Itoa(*n) == k {
+			own = append(own, i)
+		}
+	}
+	if len(own) == 0 {
+		return false
+	}
+	first, ok := ix.errorOf(own)
+	for _, i := range own {
+		e := a.get(i)
+		e.code = max(e.code, 1)
+		if ok && i == first || len(own) == 1 {
+			e.keyedIdent, e.errCode = true, true
+		}
+	}
+	return true
+}
+
+// byCode lists the records named by code: those whose own code it is,
+// else those that had it as an older name (an alias). A code that is one
+// record's own and another's old name names the first: the old name
+// moved on.
+func (ix *Index) byCode(code string) []int32 {
+	if rs := ix.t.ByCode(code); len(rs) > 0 {
+		return rs
+	}
+	return ix.t.ByAlias(code)
 }
 
 // maxSharedCode is how many records a code number may name before it is
@@ -127,6 +178,13 @@ func chunkForms(c string) []string {
 		out = append(out, c[i+1:])
 	}
 	return out
+}
+
+// importQualified reports whether c is written as a Go name qualified by
+// an import path: a path with a '/', a dot, an exported name.
+func importQualified(c string) bool {
+	i := strings.LastIndexByte(c, '.')
+	return i > 0 && i+1 < len(c) && strings.Contains(c[:i], "/") && c[i+1] >= 'A' && c[i+1] <= 'Z'
 }
 
 // identLike reports whether s is written like an identifier or code

@@ -31,15 +31,21 @@ type evidence struct {
 	// keyedIdent: a number under a code-like key, or the whole query, is an
 	// identifier of this record and of no other.
 	keyedIdent bool
-	nearCode   int // edits between the query and the record's code or class; 0: not near
-	pattern    pattern.Hit
-	text       float64 // 0..1: how well query and message words cover each other
-	textLen    float64 // the part of text that measures how much of the message the query holds
-	phrase     bool    // the query's words occur in this order in the message
-	bleve      float64 // 0..1: bleve's relevance over all fields, for prose matches
-	project    bool    // the query names the record's project ("nwcache[311]: ...")
-	score      float64
-	sortScore  float64 // score, evened out among records sharing a code; see evenSharedCodes
+	// errCode: the query gives the record's own numeric code where a
+	// code goes (under a code key, in brackets, or alone), and the
+	// record is the error the code belongs to (see Index.errorOf). It
+	// decides: the message of a wrapper around it ("nats: API error:
+	// code=500 err_code=10119 ...") names no other error.
+	errCode   bool
+	nearCode  int // edits between the query and the record's code or class; 0: not near
+	pattern   pattern.Hit
+	text      float64 // 0..1: how well query and message words cover each other
+	textLen   float64 // the part of text that measures how much of the message the query holds
+	phrase    bool    // the query's words occur in this order in the message
+	bleve     float64 // 0..1: bleve's relevance over all fields, for prose matches
+	project   bool    // the query names the record's project ("nwcache[311]: ...")
+	score     float64
+	sortScore float64 // score, evened out among records sharing a code; see evenSharedCodes
 }
 
 // The weights of the evidence that text gives, which stages other than
@@ -52,6 +58,12 @@ const (
 	weightBleve   = 10.0  // bleve's relevance, 0..1 over the hits
 	weightProject = 15.0  // the query names the record's project
 )
+
+// weightErrCode is what an error's own numeric code, given where a code
+// goes, adds: more than the most a message pattern can (6*80+60), so the
+// error ranks above a face of it whose message holds the code
+// ("nats: API error: code=500 err_code=10012 ...").
+const weightErrCode = 550.0
 
 // The parts of the word cover (see textCover), which sum to 1: how much
 // of the query the record's message and names explain, how much of the
@@ -78,6 +90,9 @@ func (e *evidence) computeScore() {
 		s += 450
 	} else {
 		s += 150*min(1, e.ident) + 100*min(1, e.srcIdent) + 40*min(1, e.number)
+	}
+	if e.errCode {
+		s += weightErrCode
 	}
 	if e.nearCode > 0 {
 		s += 320 - 70*float64(e.nearCode)

@@ -83,7 +83,26 @@ func understand(q string) *understood {
 		u.words = u.words[:maxWords]
 	}
 	u.chunks = chunks(q)
+	u.keyedNumbers = append(u.keyedNumbers, bracketedCodes(q)...)
 	return u
+}
+
+// bracketedCodeRE matches a number of three digits or more in brackets at
+// the end of a line: the code a program writes after an error's
+// description (nats.java's "consumer is offline [10119]", nats-server's
+// ApiError "consumer is offline (10119)"). A number in brackets at the
+// start of a line is a pid ("[7] 2026/11/02 ...").
+var bracketedCodeRE = regexp.MustCompile(`\S\s*(?:\[(\d{3,})\]|\((\d{3,})\))\s*$`)
+
+// bracketedCodes returns the codes bracketedCodeRE finds, a line at a time.
+func bracketedCodes(q string) []string {
+	var out []string
+	for line := range strings.Lines(q) {
+		if m := bracketedCodeRE.FindStringSubmatch(line); m != nil {
+			out = append(out, m[1]+m[2])
+		}
+	}
+	return out
 }
 
 func (u *understood) addSegment(s string) {

@@ -13,6 +13,7 @@ func TestUnderstand(t *testing.T) {
 		wantSegment  string   // one of the segments
 		wantWords    []string // exactly the words, in order
 		wantKeyed    []string
+		wantNotKeyed []string
 		wantNoTokens []string
 	}{
 		{
@@ -63,6 +64,27 @@ func TestUnderstand(t *testing.T) {
 			wantWords: []string{"invalid", "offset", "for", "partition"},
 		},
 		{
+			// nats.java's Error.toString, "description [err_code]":
+			// src/main/java/io/nats/client/api/Error.java line 105 at
+			// https://github.com/nats-io/nats.java/blob/103c3653260ce10ab08e5891d6e4f7a067b8d1ac/src/main/java/io/nats/client/api/Error.java#L105
+			name:      "a code in brackets after a description is keyed",
+			q:         "io.nats.client.JetStreamApiException: consumer is offline [10119]",
+			wantKeyed: []string{"10119"},
+		},
+		{
+			// nats-server's ApiError.Error, "description (err_code)":
+			// server/jetstream_errors.go line 76 at v2.15.3,
+			// https://github.com/nats-io/nats-server/blob/v2.15.3/server/jetstream_errors.go#L76
+			name:      "a code in parentheses after a description is keyed",
+			q:         "[ERR] consumer is offline (10119)",
+			wantKeyed: []string{"10119"},
+		},
+		{
+			name:         "a pid in brackets before a log line is not",
+			q:            "[12345] 2026/11/02 09:14:07.123456 [ERR] consumer is offline",
+			wantNotKeyed: []string{"12345"},
+		},
+		{
 			name:         "invalid utf-8 is replaced, not rejected",
 			q:            "bad \xff\xfe input",
 			wantWords:    []string{"bad", "input"},
@@ -81,6 +103,11 @@ func TestUnderstand(t *testing.T) {
 			for _, k := range tt.wantKeyed {
 				if !slices.Contains(u.keyedNumbers, k) {
 					t.Errorf("keyed numbers %q lack %q", u.keyedNumbers, k)
+				}
+			}
+			for _, k := range tt.wantNotKeyed {
+				if slices.Contains(u.keyedNumbers, k) {
+					t.Errorf("keyed numbers %q hold %q", u.keyedNumbers, k)
 				}
 			}
 			for _, tok := range tt.wantNoTokens {

@@ -91,7 +91,15 @@ func TestServeEmbeddedDataset(t *testing.T) {
 	if err := json.Unmarshal(errkbtest.SeedJSON(), &want); err != nil {
 		t.Fatal(err)
 	}
-	gotRec, _ := json.Marshal(got["record"])
+	// The seed is merged with the record extracted of its error: its own
+	// fields as written, the extracted facts beside them.
+	rec, _ := got["record"].(map[string]any)
+	ext, _ := rec["extracted"].(map[string]any)
+	if ext["numericCode"] != 10119.0 || ext["httpStatus"] != 500.0 || ext["version"] == "" {
+		t.Errorf("API record's extracted facts %v, want err_code 10119, HTTP 500 and the version read", ext)
+	}
+	delete(rec, "extracted")
+	gotRec, _ := json.Marshal(rec)
 	wantRec, _ := json.Marshal(want["record"])
 	if !bytes.Equal(gotRec, wantRec) || got["datasetVersion"] != want["datasetVersion"] {
 		t.Errorf("API record differs from the seed:\n%s\n%s", gotRec, wantRec)

@@ -23,7 +23,7 @@ func IsNumber(s string) bool {
 // syscall.EPERM, and the record's code under its Go package's name
 // ("zip.errchecksum" for ErrChecksum of archive/zip). A qualified name
 // tells apart records whose bare names are the same (zip's and zlib's
-// ErrChecksum).
+// ErrChecksum), and so does the import path it is written with.
 func QualifiedNames(r *errkb.Record, f func(string)) {
 	for _, s := range []string{r.TypeGuard, r.ExampleFix, r.ValidationCode, r.TryCatchPattern} {
 		for _, m := range qualifiedRE.FindAllString(s, 64) {
@@ -35,6 +35,16 @@ func QualifiedNames(r *errkb.Record, f func(string)) {
 	if r.GoPackage != "" && r.ErrorCode != "" && qualifiedRE.MatchString("x."+r.ErrorCode) {
 		pkg := r.GoPackage[strings.LastIndex(r.GoPackage, "/")+1:]
 		f(strings.ToLower(pkg + "." + r.ErrorCode))
+		f(strings.ToLower(r.GoPackage + "." + r.ErrorCode))
+	}
+	// The name the record gives itself ("jetstream.ErrNoResponders"), and
+	// the same under the package's import path, as docs and stack traces
+	// write it ("github.com/nats-io/nats.go/jetstream.ErrNoResponders").
+	if q := r.QualifiedName; qualifiedRE.FindString(q) == q && q != "" {
+		f(strings.ToLower(q))
+		if _, name, _ := strings.Cut(q, "."); r.GoPackage != "" {
+			f(strings.ToLower(r.GoPackage + "." + name))
+		}
 	}
 }
 

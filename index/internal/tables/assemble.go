@@ -60,7 +60,7 @@ func Assemble(ids []string, parts []Part, d *Dict) ([]byte, error) {
 	w.Strings("ids", sortedIDs)
 	w.Int32s("ids.rec", order)
 
-	byCode, byClass, codeKeys := postingsBuilder{}, postingsBuilder{}, postingsBuilder{}
+	byCode, byAlias, byClass, codeKeys := postingsBuilder{}, postingsBuilder{}, postingsBuilder{}, postingsBuilder{}
 	idents, srcIdents := postingsBuilder{}, postingsBuilder{}
 	projects := map[string][]string{}
 	df := map[word]int{}
@@ -81,6 +81,13 @@ func Assemble(ids []string, parts []Part, d *Dict) ([]byte, error) {
 			byCode.add(rt.code, rec)
 			codeKeys.add(rt.code, rec)
 		}
+		for _, a := range rt.aliases {
+			// An alias is an older code: old links and scripts use it.
+			if a != empty {
+				byAlias.add(a, rec)
+				codeKeys.add(a, rec)
+			}
+		}
 		if rt.class != empty {
 			byClass.add(rt.class, rec)
 			codeKeys.add(rt.class, rec)
@@ -99,6 +106,7 @@ func Assemble(ids []string, parts []Part, d *Dict) ([]byte, error) {
 		}
 	}
 	byCode.write(w, d, "bycode")
+	byAlias.write(w, d, "byalias")
 	byClass.write(w, d, "byclass")
 	codeKeys.write(w, d, "codekeys")
 	idents.write(w, d, "idents")

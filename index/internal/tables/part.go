@@ -45,6 +45,7 @@ type Part struct {
 	msgWords, codeWords []word // sorted, distinct
 	msgSeq              string // errorMessage words joined by spaces, padded
 	code, class         word   // lex.NormalizeCode(errorCode), lower-case errorClass
+	aliases             []word // lex.NormalizeCode of each alias: older names that still resolve
 	repo                word   // lower-case
 	idents              []word // distinct, sorted
 	srcIdents           []word // distinct, in the order found
@@ -163,6 +164,11 @@ func NewPart(r *errkb.Record, wrapped map[string]*errkb.Record, d *Dict) Part {
 	rt.codeWords = d.intern(sortedSet(strings.Fields(lex.SplitIdentifier(r.ErrorCode) + " " + lex.SplitIdentifier(r.ErrorClass))))
 	rt.code, rt.class = d.id(lex.NormalizeCode(r.ErrorCode)), d.id(strings.ToLower(r.ErrorClass))
 	rt.repo = d.id(strings.ToLower(r.Repo))
+	for _, a := range r.Aliases {
+		if k := d.id(lex.NormalizeCode(a)); k != rt.code && !slices.Contains(rt.aliases, k) {
+			rt.aliases = append(rt.aliases, k)
+		}
+	}
 	named := RecordIdents(r)
 	rt.idents = d.intern(slices.Sorted(maps.Keys(named)))
 	seen := map[string]bool{}

@@ -15,7 +15,7 @@ import (
 // Version is the version of the tables' contents, written into the file
 // (see tabfile) and into the index's key: bump it when what a section
 // holds changes, so that tables of the old layout are rebuilt, never read.
-const Version = 2
+const Version = 3
 
 // Tables are the lookups that query understanding needs besides bleve:
 // records by id, code and class, compiled patterns, the word vocabulary,
@@ -29,6 +29,7 @@ type Tables struct {
 	ids       tabfile.Strings // record ids, sorted
 	idRec     []int32         // the record of each of ids
 	byCodeP   tabfile.Postings
+	byAliasP  tabfile.Postings
 	byClassP  tabfile.Postings
 	codeKeysP tabfile.Postings
 	identsP   tabfile.Postings
@@ -60,6 +61,7 @@ func Read(data []byte, records int) (*Tables, error) {
 		ids:       s.Strings("ids"),
 		idRec:     tabfile.Slice[int32](s, "ids.rec"),
 		byCodeP:   s.Postings("bycode"),
+		byAliasP:  s.Postings("byalias"),
 		byClassP:  s.Postings("byclass"),
 		codeKeysP: s.Postings("codekeys"),
 		identsP:   s.Postings("idents"),
@@ -86,7 +88,7 @@ func Read(data []byte, records int) (*Tables, error) {
 		len(t.msgW.idf) != records || len(t.codeW.idf) != records || len(t.templW) != len(t.templP.IDs) {
 		return nil, fmt.Errorf("lookup tables are for another dataset (%d records, want %d)", t.ids.Len(), records)
 	}
-	for _, l := range []tabfile.Postings{t.byCodeP, t.byClassP, t.codeKeysP, t.identsP, t.srcIdentP, t.templP} {
+	for _, l := range []tabfile.Postings{t.byCodeP, t.byAliasP, t.byClassP, t.codeKeysP, t.identsP, t.srcIdentP, t.templP} {
 		if !tabfile.AllBelow(l.IDs, records) {
 			return nil, errors.New("lookup tables: a record number is out of range")
 		}
@@ -112,6 +114,10 @@ func (t *Tables) Record(id string) (int32, bool) {
 // ByCode lists the records whose lex.NormalizeCode(errorCode) is code.
 // The returned slices of these methods are read-only.
 func (t *Tables) ByCode(code string) []int32 { return t.byCodeP.Get(code) }
+
+// ByAlias lists the records one of whose aliases, normalized as codes,
+// is code.
+func (t *Tables) ByAlias(code string) []int32 { return t.byAliasP.Get(code) }
 
 // ByClass lists the records whose lower-case errorClass is class.
 func (t *Tables) ByClass(class string) []int32 { return t.byClassP.Get(class) }
