@@ -18,7 +18,7 @@ func pagePath(r *errkb.Record) string { return siteurl.Record(r.Repo, r.Slug) }
 
 // Text writes r like `rustc --explain`: the headline, project and
 // severity (where the source says one), the message, then every section
-// of its page in page order (parts), the source line with its GitHub
+// of its page in page order (Sections), the source line with its GitHub
 // link and the page URL. baseURL ("" for a site path) prefixes the URLs.
 func Text(w io.Writer, r *errkb.Record, baseURL string) error {
 	ew := &errWriter{w: w}
@@ -28,7 +28,7 @@ func Text(w io.Writer, r *errkb.Record, baseURL string) error {
 		ew.printf("%s (%s)\n", Headline(r), r.Repo)
 	}
 	ew.printf("  %s\n\n", r.ErrorMessage)
-	writeTextParts(ew, parts(r, baseURL))
+	writeTextParts(ew, append(identityParts(r, baseURL), Sections(r)...))
 	if r.FilePath != "" {
 		ew.printf("Source: %s:%d\n  %s\n", r.FilePath, r.LineNumber, r.SourceLineURL(r.LineNumber))
 	}
@@ -47,7 +47,7 @@ func Markdown(w io.Writer, r *errkb.Record, baseURL string) error {
 	} else {
 		ew.printf("**%s** · %s\n\n", mdInline(r.Repo), codeSpan(r.ErrorMessage))
 	}
-	writeMarkdownParts(ew, parts(r, baseURL))
+	writeMarkdownParts(ew, append(identityParts(r, baseURL), Sections(r)...))
 	if r.FilePath != "" {
 		markdownSource(ew, r)
 	}

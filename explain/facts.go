@@ -8,33 +8,36 @@ import (
 	"github.com/errkb/errkb/web/siteurl"
 )
 
-// part is one section of a record's page: a title, the record's prose, its
+// Section is one section of a record's page: a title, the record's prose, its
 // facts and a code block. Text and Markdown write the same parts, so the
 // two carry the same facts as the HTML page.
-type part struct {
-	title    string
-	body     string // Markdown prose of the record, written as it is
-	items    []item
-	numbered bool   // items are steps in order (solutions)
-	code     string // code shown as a block, after the items
+type Section struct {
+	ID       string // the anchor of the section on the page
+	Title    string
+	Body     string // Markdown prose of the record, written as it is
+	Intro    string // fixed words before the facts
+	Facts    []Fact
+	Numbered bool   // the facts are steps in order (solutions)
+	Code     string // Go code shown as a block, after the facts
 }
 
-// item is one fact: our fixed words, the code or name it quotes as
+// Fact is one fact: our fixed words, the code or name it quotes as
 // written, its place (file:line), the link to that place, code quoted
 // under it, and the steps under it (a call chain, a condition's guards).
-type item struct {
-	md    string // the record's own Markdown, written as it is, instead of words and lit
-	words string
-	lit   string
-	place string
-	url   string
-	code  string
-	steps []item
+type Fact struct {
+	MD    string // the record's own Markdown, written as it is, instead of Words and Lit
+	Words string // our fixed words
+	Lit   string // the name or code as written in the source
+	Place string // file:line
+	URL   string // the place on GitHub
+	Code  string // Go code quoted under the fact (a handling block)
+	Quote string // text quoted under it (a doc comment)
+	Steps []Fact
 }
 
-// fact is an item quoting lit, found at file:line.
-func fact(words, lit, file string, line int, url string) item {
-	return item{words: words, lit: lit, place: place(file, line), url: url}
+// fact is a Fact quoting lit, found at file:line.
+func fact(words, lit, file string, line int, url string) Fact {
+	return Fact{Words: words, Lit: lit, Place: place(file, line), URL: url}
 }
 
 // place is "file:line" of a fact, or "" when the fact has no file.
@@ -51,11 +54,11 @@ func place(file string, line int) string {
 // identityParts is what the record is: class, codes, package, how it is
 // met, and its faces. (The severity, when the source says one, is on the
 // headline.)
-func identityParts(r *errkb.Record, baseURL string) []part {
-	var facts []item
+func identityParts(r *errkb.Record, baseURL string) []Section {
+	var facts []Fact
 	add := func(label, value string) {
 		if value != "" {
-			facts = append(facts, item{words: label + ":", lit: value})
+			facts = append(facts, Fact{Words: label + ":", Lit: value})
 		}
 	}
 	if r.QualifiedName != "" && r.ErrorCode != "" && r.ErrorCode != r.QualifiedName {
@@ -70,31 +73,34 @@ func identityParts(r *errkb.Record, baseURL string) []part {
 	}
 	add("Go package", r.GoPackage)
 	if r.HandlingStrategy != "" {
-		facts = append(facts, item{words: "Handling: " + r.HandlingStrategy})
+		facts = append(facts, Fact{Words: "Handling: " + r.HandlingStrategy})
 	}
 	if r.Internal {
-		facts = append(facts, item{words: InternalNote})
+		facts = append(facts, Fact{Words: InternalNote})
 	}
 	if s := Surface(r); s != "" {
-		facts = append(facts, item{words: s})
+		facts = append(facts, Fact{Words: s})
 	}
-	parts := []part{{title: "What it is", items: facts}}
-	var faces []item
+	var parts []Section
+	if len(facts) > 0 {
+		parts = append(parts, Section{ID: "what", Title: "What it is", Facts: facts})
+	}
+	var faces []Fact
 	for _, f := range r.Faces {
 		words := SideName(f.Side)
 		if f.Package != "" {
 			words += ", " + f.Package
 		}
-		it := item{words: words + ":", lit: f.Name, url: baseURL + siteurl.Lookup(f.ID)}
+		it := Fact{Words: words + ":", Lit: f.Name, URL: baseURL + siteurl.Lookup(f.ID)}
 		join := fact("joined by "+f.Relation, "", f.FilePath, f.LineNumber, f.GithubURL)
 		if f.Relation == "" {
-			join.words = "joined at"
+			join.Words = "joined at"
 		}
-		it.steps = []item{join}
+		it.Steps = []Fact{join}
 		faces = append(faces, it)
 	}
 	if len(faces) > 0 {
-		parts = append(parts, part{title: FacesTitle, items: faces})
+		parts = append(parts, Section{ID: "faces", Title: FacesTitle, Facts: faces})
 	}
 	return parts
 }
@@ -104,96 +110,97 @@ func identityParts(r *errkb.Record, baseURL string) []part {
 
 // conditionsPart lists each place the error is made with its guards,
 // innermost first, and the settings they read.
-func conditionsPart(r *errkb.Record) part {
-	var out []item
+func conditionsPart(r *errkb.Record) Section {
+	var out []Fact
 	for _, c := range r.Conditions {
 		it := fact("in", c.Function, c.FilePath, c.LineNumber, c.GithubURL)
 		if c.Unconditional {
-			it.words = UnconditionalIn
+			it.Words = UnconditionalIn
 		}
 		for _, g := range c.Guards {
-			it.steps = append(it.steps, fact(g.Kind, g.Expr, g.FilePath, g.LineNumber, g.GithubURL))
+			it.Steps = append(it.Steps, fact(g.Kind, g.Expr, g.FilePath, g.LineNumber, g.GithubURL))
 		}
 		for _, s := range c.Settings {
 			st := fact("setting", s.Field, s.FilePath, s.LineNumber, s.GithubURL)
 			if s.Type != "" {
-				st.lit += " " + s.Type
+				st.Lit += " " + s.Type
 			}
 			if s.Doc != "" {
-				st.code = s.Doc
+				st.Quote = s.Doc
 			}
-			it.steps = append(it.steps, st)
+			it.Steps = append(it.Steps, st)
 			if s.ConfigKey != "" {
-				ck := item{words: "config key", lit: s.ConfigKey}
+				ck := Fact{Words: "config key", Lit: s.ConfigKey}
 				if s.ConfigAt != nil {
 					ck = fact("config key", s.ConfigKey, s.ConfigAt.FilePath, s.ConfigAt.LineNumber, s.ConfigAt.GithubURL)
 				}
-				it.steps = append(it.steps, ck)
+				it.Steps = append(it.Steps, ck)
 			}
 		}
 		out = append(out, it)
 	}
-	return part{title: "When it happens", items: out}
+	return Section{ID: "conditions", Title: "When it happens", Facts: out}
 }
 
-func reachPart(r *errkb.Record) part {
-	var entries []item
+func reachPart(r *errkb.Record) Section {
+	var entries []Fact
 	for _, e := range r.ReturnedBy {
 		it := fact("Returned by", e.Function, e.FilePath, e.LineNumber, e.GithubURL)
 		for _, c := range e.Chain {
-			it.steps = append(it.steps, fact("", c.Function, c.FilePath, c.LineNumber, c.GithubURL))
+			it.Steps = append(it.Steps, fact("", c.Function, c.FilePath, c.LineNumber, c.GithubURL))
 		}
 		entries = append(entries, it)
 	}
-	return part{title: "How it reaches you", items: entries}
+	return Section{ID: "returned-by", Title: "How it reaches you", Facts: entries}
 }
 
-func handledPart(r *errkb.Record) part {
-	var checks []item
+func handledPart(r *errkb.Record) Section {
+	var checks []Fact
 	for _, c := range r.HandledAt {
 		it := fact("in "+c.Function+":", c.Check, c.FilePath, c.LineNumber, c.GithubURL)
-		it.code = c.Code
+		it.Code = c.Code
 		checks = append(checks, it)
 	}
-	return part{title: "What the project does on it", items: checks}
+	return Section{ID: "handled-at", Title: "What the project does on it", Facts: checks}
 }
 
-func testsPart(r *errkb.Record) part {
-	var tests []item
+func testsPart(r *errkb.Record) Section {
+	var tests []Fact
 	for _, t := range r.Tests {
 		it := fact("", t.Name, t.FilePath, t.LineNumber, t.GithubURL)
 		if t.Assertion != "" {
-			it.steps = []item{{words: "asserts", lit: t.Assertion}}
+			it.Steps = []Fact{{Words: "asserts", Lit: t.Assertion}}
 		}
 		tests = append(tests, it)
 	}
+	p := Section{ID: "tests", Title: "Reproduced by", Facts: tests}
 	if len(tests) > 0 {
-		tests = append([]item{{words: TestsLabel}}, tests...)
-	}
-	return part{title: "Reproduced by", items: tests}
-}
-
-// docsPart is the doc comments and errors.json texts, and the record's
-// own documentation when it is not curated prose shown at the top.
-func docsPart(r *errkb.Record) part {
-	p := part{title: "Documentation"}
-	if !Curated(r) {
-		p.body = r.Documentation
-	}
-	for _, d := range r.Docs {
-		it := fact("", d.Of, d.FilePath, d.LineNumber, d.GithubURL)
-		it.code = d.Text
-		p.items = append(p.items, it)
+		p.Intro = TestsLabel
 	}
 	return p
 }
 
-func raisedPart(r *errkb.Record) part {
-	var sites []item
+// docsPart is the doc comments and errors.json texts, and the record's
+// own documentation when it is not curated prose shown at the top.
+func docsPart(r *errkb.Record) Section {
+	p := Section{ID: "docs", Title: "Documentation"}
+	if !Curated(r) {
+		p.Body = r.Documentation
+	}
+	for _, d := range r.Docs {
+		it := fact("", d.Of, d.FilePath, d.LineNumber, d.GithubURL)
+		it.Quote = d.Text
+		p.Facts = append(p.Facts, it)
+	}
+	return p
+}
+
+func raisedPart(r *errkb.Record) Section {
+	var sites []Fact
 	for _, c := range r.CallSites {
 		sites = append(sites, fact("", c.Function, c.FilePath, c.LineNumber, c.GithubURL))
 	}
-	return part{title: "Where it is raised", items: sites}
+	return Section{ID: "raised", Title: "Where it is raised", Facts: sites}
 }
 
 // Guard is the check offered to a Go caller: the record's own guard where
@@ -206,45 +213,45 @@ func Guard(r *errkb.Record) string {
 	return ClientCheck(r)
 }
 
-// textOf is an item's one line for a terminal.
-func textOf(it item) string {
-	if it.md != "" {
-		return strings.TrimSpace(it.md)
+// textOf is an Fact's one line for a terminal.
+func textOf(it Fact) string {
+	if it.MD != "" {
+		return strings.TrimSpace(it.MD)
 	}
 	var ws []string
-	for _, s := range []string{it.words, oneLine(it.lit)} {
+	for _, s := range []string{it.Words, oneLine(it.Lit)} {
 		if s != "" {
 			ws = append(ws, s)
 		}
 	}
 	s := strings.Join(ws, " ")
-	if it.place != "" {
-		s += " (" + it.place + ")"
+	if it.Place != "" {
+		s += " (" + it.Place + ")"
 	}
 	return s
 }
 
-// markdownOf is an item's one line in Markdown: our words escaped, what it
+// markdownOf is an Fact's one line in Markdown: our words escaped, what it
 // quotes as a code span, the place linked.
-func markdownOf(it item) string {
-	if it.md != "" {
-		return strings.TrimSpace(it.md)
+func markdownOf(it Fact) string {
+	if it.MD != "" {
+		return strings.TrimSpace(it.MD)
 	}
 	var ws []string
-	if it.words != "" {
-		ws = append(ws, mdInline(it.words))
+	if it.Words != "" {
+		ws = append(ws, mdInline(it.Words))
 	}
-	if it.lit != "" {
-		ws = append(ws, codeSpan(oneLine(it.lit)))
+	if it.Lit != "" {
+		ws = append(ws, codeSpan(oneLine(it.Lit)))
 	}
 	s := strings.Join(ws, " ")
 	switch {
-	case it.place != "" && it.url != "":
-		s += " ([" + mdInline(it.place) + "](" + it.url + "))"
-	case it.place != "":
-		s += " (" + mdInline(it.place) + ")"
-	case it.url != "":
-		s = "[" + s + "](" + it.url + ")"
+	case it.Place != "" && it.URL != "":
+		s += " ([" + mdInline(it.Place) + "](" + it.URL + "))"
+	case it.Place != "":
+		s += " (" + mdInline(it.Place) + ")"
+	case it.URL != "":
+		s = "[" + s + "](" + it.URL + ")"
 	}
 	return s
 }
@@ -255,71 +262,81 @@ func oneLine(s string) string {
 
 // writeTextParts writes parts for a terminal: titles flush left, facts
 // indented, links under them.
-func writeTextParts(ew *errWriter, parts []part) {
+func writeTextParts(ew *errWriter, parts []Section) {
 	for _, p := range parts {
-		ew.printf("%s\n", p.title)
-		if strings.TrimSpace(p.body) != "" {
-			ew.printf("%s\n", indent(p.body))
+		ew.printf("%s\n", p.Title)
+		if strings.TrimSpace(p.Body) != "" {
+			ew.printf("%s\n", indent(p.Body))
 		}
-		for i, it := range p.items {
+		if p.Intro != "" {
+			ew.printf("  %s\n", p.Intro)
+		}
+		for i, it := range p.Facts {
 			prefix := ""
-			if p.numbered {
+			if p.Numbered {
 				prefix = strconv.Itoa(i+1) + ". "
 			}
 			writeTextItem(ew, it, "  ", prefix)
 		}
-		if p.code != "" {
-			ew.printf("%s\n", indentBy(p.code, "    "))
+		if p.Code != "" {
+			ew.printf("%s\n", indentBy(p.Code, "    "))
 		}
 		ew.printf("\n")
 	}
 }
 
-func writeTextItem(ew *errWriter, it item, pad, prefix string) {
+func writeTextItem(ew *errWriter, it Fact, pad, prefix string) {
 	ew.printf("%s%s%s\n", pad, prefix, textOf(it))
-	if it.url != "" {
-		ew.printf("%s  %s\n", pad, it.url)
+	if it.URL != "" {
+		ew.printf("%s  %s\n", pad, it.URL)
 	}
-	if it.code != "" {
-		ew.printf("%s\n", indentBy(it.code, pad+"    "))
+	for _, q := range []string{it.Code, it.Quote} {
+		if q != "" {
+			ew.printf("%s\n", indentBy(q, pad+"    "))
+		}
 	}
-	for _, s := range it.steps {
+	for _, s := range it.Steps {
 		writeTextItem(ew, s, pad+"  ", "")
 	}
 }
 
 // writeMarkdownParts writes parts as Markdown: a heading each, the
 // record's prose as it is, facts as a list with their links, code fenced.
-func writeMarkdownParts(ew *errWriter, parts []part) {
+func writeMarkdownParts(ew *errWriter, parts []Section) {
 	for _, p := range parts {
-		ew.printf("## %s\n\n", p.title)
-		if strings.TrimSpace(p.body) != "" {
-			ew.printf("%s\n\n", strings.TrimSpace(p.body))
+		ew.printf("## %s\n\n", p.Title)
+		if strings.TrimSpace(p.Body) != "" {
+			ew.printf("%s\n\n", strings.TrimSpace(p.Body))
 		}
-		for i, it := range p.items {
+		if p.Intro != "" {
+			ew.printf("%s\n\n", mdInline(p.Intro))
+		}
+		for i, it := range p.Facts {
 			bullet := "- "
-			if p.numbered {
+			if p.Numbered {
 				bullet = strconv.Itoa(i+1) + ". "
 			}
 			writeMarkdownItem(ew, it, "", bullet)
 		}
-		if len(p.items) > 0 {
+		if len(p.Facts) > 0 {
 			ew.printf("\n")
 		}
-		if p.code != "" {
-			fence := fenceFor(p.code)
-			ew.printf("%s\n%s\n%s\n\n", fence, strings.TrimRight(p.code, "\n"), fence)
+		if p.Code != "" {
+			fence := fenceFor(p.Code)
+			ew.printf("%s\n%s\n%s\n\n", fence, strings.TrimRight(p.Code, "\n"), fence)
 		}
 	}
 }
 
-func writeMarkdownItem(ew *errWriter, it item, pad, bullet string) {
+func writeMarkdownItem(ew *errWriter, it Fact, pad, bullet string) {
 	ew.printf("%s%s%s\n", pad, bullet, markdownOf(it))
-	if it.code != "" {
-		fence := fenceFor(it.code)
-		ew.printf("\n%s  %s\n%s\n%s  %s\n\n", pad, fence, indentBy(strings.TrimRight(it.code, "\n"), pad+"  "), pad, fence)
+	for _, q := range []string{it.Code, it.Quote} {
+		if q != "" {
+			fence := fenceFor(q)
+			ew.printf("\n%s  %s\n%s\n%s  %s\n\n", pad, fence, indentBy(strings.TrimRight(q, "\n"), pad+"  "), pad, fence)
+		}
 	}
-	for _, s := range it.steps {
+	for _, s := range it.Steps {
 		writeMarkdownItem(ew, s, pad+"  ", "- ")
 	}
 }

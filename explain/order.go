@@ -6,32 +6,40 @@ import (
 	"github.com/errkb/errkb"
 )
 
-// parts is every section of r below its headline and message, in the
-// order of its page (issue 21): what it is, when it happens, how it
-// reaches you, how to check for and handle it, what the project does on
-// it, the tests that reproduce it, its documentation, and where it is
-// raised. The record's own prose keeps its place among them; sections
-// with nothing to say are left out.
-func parts(r *errkb.Record, baseURL string) []part {
-	ps := identityParts(r, baseURL)
-	prose := func(title, body string) part { return part{title: title, body: body} }
+// Sections is every section of r's page below its header, in page order
+// (issue 21): when it happens, how it reaches you, how to check for and
+// handle it, what the project does on it, the tests that reproduce it,
+// its documentation and where it is raised. A curated record's prose
+// keeps its place among them: what it means first, its trigger
+// scenarios beside the conditions, its fixes beside the guard. Sections
+// with nothing to say are left out. The page, the terminal text and the
+// Markdown all show these, so none of them lacks a fact another has.
+func Sections(r *errkb.Record) []Section {
+	prose := func(id, title, body string) Section { return Section{ID: id, Title: title, Body: body} }
+	code := func(id, title, code string) Section { return Section{ID: id, Title: title, Code: code} }
+	var ps []Section
 	if Curated(r) {
-		ps = append(ps, prose("What it means", r.Documentation))
+		ps = append(ps, prose("documentation", "What it means", r.Documentation))
 	}
-	cond := conditionsPart(r)
-	ps = append(ps, cond, prose(TriggersTitle(r), r.TriggerScenarios), prose("Common situations", r.CommonSituations), reachPart(r))
-	ps = append(ps, part{title: "How to check for it", code: Guard(r)})
-	for _, c := range []struct{ title, code string }{
-		{"Handling the error", r.TryCatchPattern},
-		{"Validation", r.ValidationCode},
-	} {
-		ps = append(ps, part{title: c.title, code: c.code})
-	}
-	ps = append(ps, mdList("Solutions", r.Solutions, true), part{title: "Example fix", code: r.ExampleFix}, mdList("Prevention", r.PreventionTips, false))
-	ps = append(ps, handledPart(r), testsPart(r), docsPart(r), raisedPart(r))
+	ps = append(ps,
+		conditionsPart(r),
+		prose("triggers", TriggersTitle(r), r.TriggerScenarios),
+		prose("situations", "Common situations", r.CommonSituations),
+		reachPart(r),
+		code("type-guard", "How to check for it", Guard(r)),
+		code("try-catch", "Handling the error", r.TryCatchPattern),
+		code("validation", "Validation", r.ValidationCode),
+		mdList("solutions", "Solutions", r.Solutions, true),
+		code("example-fix", "Example fix", r.ExampleFix),
+		mdList("prevention", "Prevention", r.PreventionTips, false),
+		handledPart(r),
+		testsPart(r),
+		docsPart(r),
+		raisedPart(r),
+	)
 	out := ps[:0]
 	for _, p := range ps {
-		if strings.TrimSpace(p.body) != "" || len(p.items) > 0 || strings.TrimSpace(p.code) != "" {
+		if strings.TrimSpace(p.Body) != "" || len(p.Facts) > 0 || strings.TrimSpace(p.Code) != "" {
 			out = append(out, p)
 		}
 	}
@@ -47,12 +55,12 @@ func TriggersTitle(r *errkb.Record) string {
 	return "When it happens"
 }
 
-// mdList is a list field of Markdown entries as a part.
-func mdList(title string, entries []string, numbered bool) part {
-	p := part{title: title, numbered: numbered}
+// mdList is a list field of Markdown entries as a section.
+func mdList(id, title string, entries []string, numbered bool) Section {
+	p := Section{ID: id, Title: title, Numbered: numbered}
 	for _, e := range entries {
 		if strings.TrimSpace(e) != "" {
-			p.items = append(p.items, item{md: e})
+			p.Facts = append(p.Facts, Fact{MD: e})
 		}
 	}
 	return p
