@@ -76,6 +76,14 @@ type FacetGroup struct {
 // RecordView is the page of one error.
 type RecordView struct {
 	Base
+	Headline    string // the qualified name, else the code, else the message
+	Surface     string // how an engineer meets it, one fixed sentence; "" when not known
+	WrittenFor  string // the versions a curated record was written for
+	Faces       []FaceView
+	FacesTitle  string
+	Internal    string // why the error is marked internal; "" for a user-facing one
+	// ShowSeverity is set when the record's source states its severity.
+	ShowSeverity bool
 	Code        string
 	Message     string
 	Class       string
@@ -85,10 +93,7 @@ type RecordView struct {
 	Repo        string
 	RepoURL     string
 	Pattern     string
-	Sections    []Section
-	Solutions   []HTML
-	Tips        []HTML
-	CodeBlocks  []CodeBlock
+	Body        []PageSection // every section below the header, in page order
 	Source      *SourceView
 	Tags        []Link
 	Related     []RecordItem
@@ -112,13 +117,6 @@ type CallSite struct {
 	Line     int
 	Function string
 	URL      string
-}
-
-// Section is one prose section with its anchor.
-type Section struct {
-	ID    string
-	Title string
-	Body  HTML
 }
 
 // CodeBlock is one code field shown as code.

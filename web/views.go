@@ -11,6 +11,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/explain"
 	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/templates"
 	"github.com/errkb/errkb/web/siteurl"
@@ -66,7 +67,7 @@ func recordItems(rs []*errkb.Record) []templates.RecordItem {
 // it is not paid on every request either.
 func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.RecordView {
 	v := &templates.RecordView{
-		Base:       s.base(r.ErrorCode+": "+r.ErrorMessage, ""),
+		Base:       s.base(explain.Headline(r)+": "+r.ErrorMessage, ""),
 		Code:       r.ErrorCode,
 		Message:    r.ErrorMessage,
 		Class:      r.ErrorClass,
@@ -86,16 +87,16 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 	}
 	v.Description = firstLine(r.Documentation)
 	v.Canonical = s.url(recordURL(r))
-	v.Crumbs = []templates.Link{{Label: "Projects", URL: siteurl.Projects}, {Label: r.Repo, URL: siteurl.Project(r.Repo)}, {Label: r.ErrorCode}}
+	v.Crumbs = []templates.Link{{Label: "Projects", URL: siteurl.Projects}, {Label: r.Repo, URL: siteurl.Project(r.Repo)}, {Label: explain.Headline(r)}}
 	if r.HTTPStatus != nil {
 		v.HTTPStatus = strconv.Itoa(*r.HTTPStatus)
 	}
 	if r.DatasetVersion != "" {
 		v.DatasetInfo = "Dataset version " + r.DatasetVersion + "."
 	}
-	s.addProse(v, r)
 	lexer := s.lexers.forFile(r.FilePath)
-	v.CodeBlocks = codeBlocksOf(r, lexer)
+	s.addIdentity(v, r)
+	v.Body = s.pageSections(r, lexer)
 	for _, t := range r.Tags {
 		v.Tags = append(v.Tags, templates.Link{Label: t, URL: siteurl.Tag(t)})
 	}
@@ -106,43 +107,6 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 	return v
 }
 
-// addProse renders the Markdown fields of r into v.
-func (s *Server) addProse(v *templates.RecordView, r *errkb.Record) {
-	for _, sec := range []struct{ id, title, body string }{
-		{"documentation", "What it means", r.Documentation},
-		{"triggers", "When it happens", r.TriggerScenarios},
-		{"situations", "Common situations", r.CommonSituations},
-	} {
-		if strings.TrimSpace(sec.body) != "" {
-			v.Sections = append(v.Sections, templates.Section{ID: sec.id, Title: sec.title, Body: renderMarkdown(s.md, sec.body)})
-		}
-	}
-	for _, sol := range r.Solutions {
-		v.Solutions = append(v.Solutions, renderMarkdown(s.md, sol))
-	}
-	for _, tip := range r.PreventionTips {
-		v.Tips = append(v.Tips, renderMarkdown(s.md, tip))
-	}
-}
-
-// codeBlocksOf highlights the code fields of r, in the language of its
-// source file.
-func codeBlocksOf(r *errkb.Record, lexer chroma.Lexer) []templates.CodeBlock {
-	var blocks []templates.CodeBlock
-	for _, cb := range []struct{ id, title, code string }{
-		{"example-fix", "Example fix", r.ExampleFix},
-		{"validation", "Validation", r.ValidationCode},
-		{"type-guard", "Type guard", r.TypeGuard},
-		{"try-catch", "Handling the error", r.TryCatchPattern},
-	} {
-		if strings.TrimSpace(cb.code) != "" {
-			blocks = append(blocks, templates.CodeBlock{ID: cb.id, Title: cb.title, Code: cb.code,
-				HTML: highlightBlock(lexer, cb.code), Language: languageName(lexer)})
-		}
-	}
-	return blocks
-}
-
 // contentsOf lists the sections v shows, in page order, for "On this page".
 func contentsOf(v *templates.RecordView) []templates.Link {
 	var links []templates.Link
@@ -151,14 +115,10 @@ func contentsOf(v *templates.RecordView) []templates.Link {
 			links = append(links, templates.Link{Label: label, URL: "#" + id})
 		}
 	}
-	for _, sec := range v.Sections {
+	add(len(v.Faces) > 0, v.FacesTitle, "faces")
+	for _, sec := range v.Body {
 		add(true, sec.Title, sec.ID)
 	}
-	add(len(v.Solutions) > 0, "Solutions", "solutions")
-	for _, cb := range v.CodeBlocks {
-		add(true, cb.Title, cb.ID)
-	}
-	add(len(v.Tips) > 0, "Prevention", "prevention")
 	add(len(v.CallSites) > 0 || len(v.Wraps) > 0 || len(v.WrappedBy) > 0, "Where it is raised", "raised")
 	add(v.Source != nil, "Source", "source")
 	add(len(v.Related) > 0, "Related errors", "related")
