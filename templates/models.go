@@ -76,39 +76,39 @@ type FacetGroup struct {
 // RecordView is the page of one error.
 type RecordView struct {
 	Base
-	Headline    string // the qualified name, else the code, else the message
-	Surface     string // how an engineer meets it, one fixed sentence; "" when not known
-	WrittenFor  string // the versions a curated record was written for
-	Faces       []FaceView
-	FacesTitle  string
-	Internal    string // why the error is marked internal; "" for a user-facing one
+	Headline   string // the qualified name, else the code, else the message
+	Surface    string // how an engineer meets it, one fixed sentence; "" when not known
+	WrittenFor string // the versions a curated record was written for
+	Faces      []FaceView
+	FacesTitle string
+	Internal   string // why the error is marked internal; "" for a user-facing one
 	// ShowSeverity is set when the record's source states its severity.
 	ShowSeverity bool
-	Code        string
-	Message     string
-	Class       string
-	Severity    string
-	HTTPStatus  string
-	ErrorType   string
-	Repo        string
-	RepoURL     string
-	Pattern     string
-	Body        []PageSection // every section below the header, in page order
-	Source      *SourceView
-	Tags        []Link
-	Related     []RecordItem
-	Contents    []Link // "On this page": one link per section anchor
-	Handling    string // handlingStrategy
-	StableURL   string
-	LookupURL   string
-	APIURL      string
-	AnalyzedAt  string
-	DatasetInfo string
-	NumericCode string     // the project's own numeric code (JetStream's err_code)
-	GoPackage   string     // import path of the package that defines the error
-	CallSites   []CallSite // where the error is raised
-	Wraps       []Link     // errors this one wraps
-	WrappedBy   []Link     // errors that wrap this one
+	Code         string
+	Message      string
+	Class        string
+	Severity     string
+	HTTPStatus   string
+	ErrorType    string
+	Repo         string
+	RepoURL      string
+	Pattern      string
+	Body         []PageSection // every section below the header, in page order
+	Source       *SourceView
+	Tags         []Link
+	Related      []RecordItem
+	Contents     []Link // "On this page": one link per section anchor
+	Handling     string // handlingStrategy
+	StableURL    string
+	LookupURL    string
+	APIURL       string
+	AnalyzedAt   string
+	DatasetInfo  string
+	NumericCode  string     // the project's own numeric code (JetStream's err_code)
+	GoPackage    string     // import path of the package that defines the error
+	CallSites    []CallSite // where the error is raised
+	Wraps        []Link     // errors this one wraps
+	WrappedBy    []Link     // errors that wrap this one
 }
 
 // CallSite is one place the error is raised, linked to GitHub.
