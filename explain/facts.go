@@ -65,6 +65,7 @@ func identityParts(r *errkb.Record, baseURL string) []Section {
 		add("Code", r.ErrorCode)
 	}
 	add("Class", r.ErrorClass)
+	add("Type", r.ErrorType)
 	if r.NumericCode != nil {
 		add("Error code", strconv.Itoa(*r.NumericCode))
 	}
@@ -72,6 +73,9 @@ func identityParts(r *errkb.Record, baseURL string) []Section {
 		add("HTTP status", strconv.Itoa(*r.HTTPStatus))
 	}
 	add("Go package", r.GoPackage)
+	if r.MessagePattern != r.ErrorMessage {
+		add("Message pattern", r.MessagePattern)
+	}
 	if r.HandlingStrategy != "" {
 		facts = append(facts, Fact{Words: "Handling: " + r.HandlingStrategy})
 	}
