@@ -122,7 +122,7 @@ func conditionsPart(r *errkb.Record) Section {
 			it.Words = UnconditionalIn
 		}
 		for _, g := range c.Guards {
-			it.Steps = append(it.Steps, fact(g.Kind, g.Expr, g.FilePath, g.LineNumber, g.GithubURL))
+			it.Steps = append(it.Steps, fact(GuardWords(g.Kind), g.Expr, g.FilePath, g.LineNumber, g.GithubURL))
 		}
 		for _, s := range c.Settings {
 			st := fact("setting", s.Field, s.FilePath, s.LineNumber, s.GithubURL)

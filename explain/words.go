@@ -131,3 +131,21 @@ const (
 	TestsLabel      = "The module's own tests that provoke and assert this error:"
 	InternalNote    = "Internal: made in an internal package or a test helper."
 )
+
+// guardWords introduce a guard by its kind: the condition as written in
+// Go follows them (on an else branch it is written negated already).
+var guardWords = map[string]string{
+	"if":   "when",
+	"else": "when (else branch)",
+	"case": "in case",
+	"call": "when this call fails:",
+}
+
+// GuardWords is how a guard of kind reads; an unknown kind reads as
+// itself.
+func GuardWords(kind string) string {
+	if w, ok := guardWords[kind]; ok {
+		return w
+	}
+	return kind
+}
