@@ -15,8 +15,11 @@ type PageSection struct {
 	Numbered bool
 	Code     *CodeBlock
 	// Broken is the compiler's messages for a code sample that does not
-	// compile against the versions the dataset names.
-	Broken []string
+	// compile against the versions the dataset names; Fixed is the
+	// compiling sample of the curated record FixedFrom, shown beside it.
+	Broken    []string
+	Fixed     *CodeBlock
+	FixedFrom Link
 }
 
 // FoldAfter is how many facts of a list show before the rest fold away.

@@ -85,6 +85,7 @@ func (s *Server) pageSections(r *errkb.Record, lexer chroma.Lexer) []templates.P
 				lx = goLexer // the client-side check is Go whatever the record's language
 			}
 			ps.Code = &templates.CodeBlock{ID: sec.ID, Title: sec.Title, Code: sec.Code, HTML: highlightBlock(lx, sec.Code), Language: languageName(lx)}
+			s.markBroken(&ps, r, lx)
 		}
 		out = append(out, ps)
 	}
