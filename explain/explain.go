@@ -91,6 +91,9 @@ func markdownSource(ew *errWriter, r *errkb.Record) {
 	ew.printf("\n\n")
 }
 
+// MarkdownText is s escaped for Markdown, shown as written.
+func MarkdownText(s string) string { return mdInline(s) }
+
 // mdInline escapes the characters that would start Markdown syntax in a
 // short piece of plain text.
 func mdInline(s string) string {
