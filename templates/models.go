@@ -34,10 +34,10 @@ type Link struct {
 // RecordItem is one record in a list.
 type RecordItem struct {
 	URL         string
-	Code        string
+	Code        string // the record's headline: qualified name, code or message
 	Message     string
 	Repo        string
-	Severity    string
+	Severity    string // "" when the record's source states none
 	MessageHTML HTML   // Message with the matched terms in <mark>, from search; "" to show Message
 	Highlights  []HTML // documentation fragments with <mark>
 	Note        string // why a related record is shown ("same project, tag quorum")

@@ -299,3 +299,24 @@ func TestAPIServesTheNewFields(t *testing.T) {
 		}
 	}
 }
+
+// TestListsShowNamesAndStatedSeverity: search results head each record
+// with its qualified name, and show a severity only where the source
+// states one.
+func TestListsShowNamesAndStatedSeverity(t *testing.T) {
+	d := doc(t, fetch(t, knowledgeServer(t), "/search?q=gizmo"))
+	found := map[string]bool{}
+	d.Find("ol.records li").Each(func(_ int, li *goquery.Selection) {
+		code := strings.TrimSpace(li.Find("a.code").Text())
+		found[code] = true
+		sev := li.Find(".severity").Length() == 1
+		if want := code == "GZ_HOT" || code == "GZ_JAMMED"; sev != want { // the logged one and the curated one
+			t.Errorf("%s: severity shown = %v, want %v", code, sev, want)
+		}
+	})
+	for _, name := range []string{"gizmo.ErrJammed", "server.GizmoJammedErr"} {
+		if !found[name] {
+			t.Errorf("no result headed %s in %v", name, found)
+		}
+	}
+}

@@ -32,11 +32,13 @@ func suggestionURL(s index.Suggestion) string {
 
 func recordItem(r *errkb.Record, highlights map[string][]string) templates.RecordItem {
 	it := templates.RecordItem{
-		URL:      recordURL(r),
-		Code:     r.ErrorCode,
-		Message:  r.ErrorMessage,
-		Repo:     r.Repo,
-		Severity: r.Severity,
+		URL:     recordURL(r),
+		Code:    explain.Headline(r),
+		Message: r.ErrorMessage,
+		Repo:    r.Repo,
+	}
+	if explain.SeverityStated(r) {
+		it.Severity = r.Severity
 	}
 	// Highlights are HTML fragments: the record text escaped, with <mark>
 	// added around matched terms. A message fragment replaces the plain
