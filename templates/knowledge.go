@@ -9,6 +9,7 @@ type PageSection struct {
 	Title    string
 	Body     HTML       // the record's own prose, rendered
 	Sources  []Citation // what Body cites, shown beneath it
+	Claims   []Prose    // a curated record's prose, claim by claim, instead of Body
 	Intro    string     // fixed words before the facts
 	Facts    []Fact     // derived facts; the first FoldAfter show, the rest fold
 	Items    []Prose    // the record's list entries (solutions, tips)

@@ -35,7 +35,7 @@ func TestBrowserPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := readyServer(t, ds, Config{})
+	s := readyServer(t, ds, Config{BrokenSamples: embeddedBrokenSamples(t)})
 	srv := httptest.NewServer(withCSP(s))
 	defer srv.Close()
 	b := &bt{t: t, srv: srv, alloc: newAllocator(t, exe, 10*time.Minute), shots: pagesArtifactsDir(t)}
@@ -51,7 +51,7 @@ func TestBrowserPages(t *testing.T) {
 	})
 	t.Run("nats", func(t *testing.T) {
 		pages := []shot{
-			{"seed", seedPath, []string{"#source"}},
+			{"seed", seedPath, []string{"#source", ".broken"}},
 			{"js-stream-not-found", "/errors/nats-io/nats-server/js-stream-not-found", []string{"#type-guard"}},
 			{"client-sentinel", clientSentinelPath(ds), nil},
 			{"log-only", searchFirst(t, srv.URL, "QoS=2 is disabled for PUBLISH messages", "nats-io/nats-server"), nil},

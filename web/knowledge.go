@@ -68,9 +68,12 @@ func (s *Server) pageSections(r *errkb.Record, lexer chroma.Lexer) []templates.P
 			continue
 		}
 		ps := templates.PageSection{ID: sec.ID, Title: sec.Title, Intro: sec.Intro, Numbered: sec.Numbered}
-		if strings.TrimSpace(sec.Body) != "" {
+		switch {
+		case strings.TrimSpace(sec.Body) == "":
+		case len(r.Sources) > 0:
+			ps.Claims = s.claimsOf(r, sec.Body)
+		default:
 			ps.Body = renderMarkdown(s.md, sec.Body)
-			ps.Sources = cited(r, sec.Body)
 		}
 		for _, f := range sec.Facts {
 			if f.MD != "" {

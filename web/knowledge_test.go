@@ -42,7 +42,8 @@ func knowledgeRecords() []*errkb.Record {
 	})
 	curated := errkbtest.Record(errkbtest.ID(curatedID), func(r *errkb.Record) {
 		r.GoPackage, r.CallSites = "", nil
-		r.Documentation = "The gizmo is jammed ([spin.go](https://github.com/acme-labs/gizmo/blob/v1.0.0/spin.go#L10))."
+		r.Documentation = "The gizmo is jammed ([spin.go](https://github.com/acme-labs/gizmo/blob/v1.0.0/spin.go#L10)).\n\n" +
+			"- Oiling helps ([manual](https://example.com/manual#oil)).\n- Spinning slower helps ([spin.go](https://github.com/acme-labs/gizmo/blob/v1.0.0/spin.go#L10))."
 		r.Solutions = []string{"Oil it ([manual](https://example.com/manual#oil))."}
 	}, errkbtest.Sources(
 		errkb.Citation{URL: "https://github.com/acme-labs/gizmo/blob/v1.0.0/spin.go#L10", Note: "Spin returns ErrJammed over the load"},
@@ -223,13 +224,16 @@ func TestGuardOnlyWhereItReachesYou(t *testing.T) {
 // the note, beneath it.
 func TestCuratedClaimsShowSources(t *testing.T) {
 	d := pageOf(t, knowledgeServer(t), curatedID)
-	for sel, want := range map[string]string{
-		"#documentation > ul.citations a": "https://github.com/acme-labs/gizmo/blob/v1.0.0/spin.go#L10",
-		"#solutions li ul.citations a":    "https://example.com/manual#oil",
-	} {
-		if got := d.Find(sel).AttrOr("href", ""); got != want {
-			t.Errorf("%s = %q, want %q", sel, got, want)
-		}
+	spin, manual := "https://github.com/acme-labs/gizmo/blob/v1.0.0/spin.go#L10", "https://example.com/manual#oil"
+	var got [][]string
+	d.Find("#documentation .claim").Each(func(_ int, c *goquery.Selection) {
+		got = append(got, c.Find("ul.citations a").Map(func(_ int, a *goquery.Selection) string { return a.AttrOr("href", "") }))
+	})
+	if want := [][]string{{spin}, {manual}, {spin}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("documentation claims cite %v, want %v, each beneath its claim", got, want)
+	}
+	if got := d.Find("#solutions li ul.citations a").AttrOr("href", ""); got != manual {
+		t.Errorf("solution cites %q, want %q", got, manual)
 	}
 	if got := d.Find("#solutions li ul.citations").Text(); !strings.Contains(got, "the manual on oiling") {
 		t.Errorf("citation %q lacks the source's note", got)
