@@ -199,6 +199,30 @@ func docsPart(r *errkb.Record) Section {
 	return p
 }
 
+// historyPart is the versions the error appears in and its earlier
+// wordings.
+func historyPart(r *errkb.Record) Section {
+	p := Section{ID: "history", Title: "History"}
+	h := r.History
+	if h == nil {
+		return p
+	}
+	if h.FirstVersion != "" {
+		p.Facts = append(p.Facts, Fact{Words: "First in", Lit: h.FirstVersion})
+	}
+	for _, m := range h.Messages {
+		f := Fact{Words: "Earlier message:", Lit: m.Message}
+		if len(m.Versions) > 0 {
+			f.Steps = []Fact{{Words: "in", Lit: strings.Join(m.Versions, ", ")}}
+		}
+		p.Facts = append(p.Facts, f)
+	}
+	if h.RemovedIn != "" {
+		p.Facts = append(p.Facts, Fact{Words: "Removed in", Lit: h.RemovedIn})
+	}
+	return p
+}
+
 func raisedPart(r *errkb.Record) Section {
 	var sites []Fact
 	for _, c := range r.CallSites {

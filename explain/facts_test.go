@@ -44,6 +44,7 @@ func factsOf(r *errkb.Record) []string {
 	for _, c := range r.CallSites {
 		out = append(out, c.GithubURL)
 	}
+	out = append(out, r.History.FirstVersion, r.History.Messages[0].Message, "v1.2.0")
 	return out
 }
 

@@ -35,6 +35,7 @@ func Sections(r *errkb.Record) []Section {
 		handledPart(r),
 		testsPart(r),
 		docsPart(r),
+		historyPart(r),
 		raisedPart(r),
 	)
 	out := ps[:0]

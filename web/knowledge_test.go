@@ -78,7 +78,7 @@ func TestRecordPageOrder(t *testing.T) {
 		ids = append(ids, s.AttrOr("id", ""))
 	})
 	want := []string{"faces", "conditions", "triggers", "situations", "returned-by", "type-guard", "try-catch", "validation",
-		"solutions", "example-fix", "prevention", "handled-at", "tests", "docs", "raised", "source"}
+		"solutions", "example-fix", "prevention", "handled-at", "tests", "docs", "history", "raised", "source"}
 	var got []string
 	for _, id := range ids {
 		if slicesContains(want, id) {

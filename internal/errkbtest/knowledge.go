@@ -54,7 +54,7 @@ func Knowledge(n int) Option {
 				FilePath: "run.go", LineNumber: line - 2, GithubURL: gizmoLine("run.go", line-2),
 			})
 		}
-		r.History = &errkb.History{FirstVersion: "v1.0.0"}
+		r.History = &errkb.History{FirstVersion: "v1.0.0", Messages: []errkb.OldMessage{{Message: "gizmo stuck", Versions: []string{"v1.0.0", "v1.2.0"}}}}
 	}
 }
 
