@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"reflect"
@@ -322,5 +323,15 @@ func TestListsShowNamesAndStatedSeverity(t *testing.T) {
 		if !found[name] {
 			t.Errorf("no result headed %s in %v", name, found)
 		}
+	}
+}
+
+// BenchmarkRecordViewKnowledge is the one-off cost of the page of a
+// record with every derived field, five entries each.
+func BenchmarkRecordViewKnowledge(b *testing.B) {
+	s := New(errkbtest.Dataset(b, knowledgeRecords()...), Config{})
+	r, _ := s.ds.ByID(clientID)
+	for b.Loop() {
+		s.recordView(context.Background(), r)
 	}
 }
