@@ -3,11 +3,17 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 
 	"github.com/errkb/errkb/curate"
 	"github.com/errkb/errkb/web"
 )
+
+// maxFailuresBytes bounds what is read of a dataset's failures file: the
+// shipped one is a few hundred bytes, and a dataset must not make the
+// server hold an unbounded list.
+const maxFailuresBytes = 1 << 20
 
 // brokenSamples reads the compile test's list of samples that do not
 // compile (curate.FailuresFile) from the top of each dataset folder, for
@@ -26,7 +32,7 @@ func brokenSamples(paths []string) (map[string][]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("dataset %s: %w", d.Name, err)
 		}
-		fails, err := curate.ReadFailures(f)
+		fails, err := curate.ReadFailures(io.LimitReader(f, maxFailuresBytes))
 		f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("dataset %s: %w", d.Name, err)
