@@ -17,6 +17,11 @@ import (
 // where the source states one, and its faces.
 func (s *Server) addIdentity(v *templates.RecordView, r *errkb.Record) {
 	v.Headline = explain.Headline(r)
+	if r.QualifiedName != "" {
+		// The name the code uses heads the title and the crumbs too.
+		v.Title = r.QualifiedName + ": " + r.ErrorMessage
+		v.Crumbs[len(v.Crumbs)-1].Label = r.QualifiedName
+	}
 	v.Surface = explain.Surface(r)
 	v.ShowSeverity = explain.SeverityStated(r)
 	v.WrittenFor = writtenFor(r)

@@ -71,7 +71,7 @@ func recordItems(rs []*errkb.Record) []templates.RecordItem {
 // it is not paid on every request either.
 func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.RecordView {
 	v := &templates.RecordView{
-		Base:       s.base(explain.Headline(r)+": "+r.ErrorMessage, ""),
+		Base:       s.base(r.ErrorCode+": "+r.ErrorMessage, ""),
 		Code:       r.ErrorCode,
 		Message:    r.ErrorMessage,
 		Class:      r.ErrorClass,
@@ -91,7 +91,7 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 	}
 	v.Description = firstLine(r.Documentation)
 	v.Canonical = s.url(recordURL(r))
-	v.Crumbs = []templates.Link{{Label: "Projects", URL: siteurl.Projects}, {Label: r.Repo, URL: siteurl.Project(r.Repo)}, {Label: explain.Headline(r)}}
+	v.Crumbs = []templates.Link{{Label: "Projects", URL: siteurl.Projects}, {Label: r.Repo, URL: siteurl.Project(r.Repo)}, {Label: r.ErrorCode}}
 	if r.HTTPStatus != nil {
 		v.HTTPStatus = strconv.Itoa(*r.HTTPStatus)
 	}
