@@ -162,7 +162,7 @@ func handledPart(r *errkb.Record) Section {
 	var checks []Fact
 	for _, c := range r.HandledAt {
 		it := fact("in "+c.Function+":", c.Check, c.FilePath, c.LineNumber, c.GithubURL)
-		it.Code = c.Code
+		it.Code = dedent(c.Code)
 		checks = append(checks, it)
 	}
 	return Section{ID: "handled-at", Title: "What the project does on it", Facts: checks}
@@ -282,6 +282,32 @@ func markdownOf(it Fact) string {
 		s = "[" + s + "](" + it.URL + ")"
 	}
 	return s
+}
+
+// dedent removes the indentation every line of a quoted block shares, so
+// a block cut from deep inside a function reads from the left margin.
+func dedent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	prefix := ""
+	first := true
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ind := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		switch {
+		case first:
+			prefix, first = ind, false
+		default:
+			for !strings.HasPrefix(ind, prefix) {
+				prefix = prefix[:len(prefix)-1]
+			}
+		}
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, prefix)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func oneLine(s string) string {

@@ -156,3 +156,16 @@ func TestSeverityStated(t *testing.T) {
 		}
 	}
 }
+
+func TestDedent(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"\t\tif x {\n\t\t\ty()\n\t\t}\n", "if x {\n\ty()\n}"},
+		{"\tif x {\n\n\t}", "if x {\n\n}"},
+		{"\t\ta\n\tb", "\ta\nb"},
+		{"a\n\tb", "a\n\tb"},
+	} {
+		if got := dedent(tc.in); got != tc.want {
+			t.Errorf("dedent(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
