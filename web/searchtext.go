@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -81,19 +80,4 @@ func (s *Server) writeSearchAs(c echo.Context, format route.Format, v templates.
 		ct = "text/markdown; charset=utf-8"
 	}
 	return c.Blob(http.StatusOK, ct, b.Bytes())
-}
-
-// markRE finds one marked word of a highlight fragment.
-var markRE = regexp.MustCompile(`<mark>([^<]*)</mark>`)
-
-// unmarkStopWords drops the marks around stop words ("be", "Will") from a
-// highlight fragment: they say nothing of why the record matched.
-func unmarkStopWords(h string) string {
-	return markRE.ReplaceAllStringFunc(h, func(m string) string {
-		w := markRE.FindStringSubmatch(m)[1]
-		if index.StopWord(w) {
-			return w
-		}
-		return m
-	})
 }

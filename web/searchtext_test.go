@@ -5,18 +5,6 @@ import (
 	"testing"
 )
 
-func TestUnmarkStopWords(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"<mark>Will</mark> <mark>be</mark> <mark>jammed</mark>", "Will be <mark>jammed</mark>"},
-		{"the <mark>gizmo</mark> is <mark>the</mark> one", "the <mark>gizmo</mark> is the one"},
-		{"no marks", "no marks"},
-	} {
-		if got := unmarkStopWords(tc.in); got != tc.want {
-			t.Errorf("unmarkStopWords(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // TestSearchSaysWhenNothingExplains: a pasted text no record explains is
 // answered with that sentence first and no count; a text a record
 // explains, or a search of a word or two, gets the count.

@@ -45,13 +45,11 @@ func recordItem(r *errkb.Record, highlights map[string][]string) templates.Recor
 	// message when it marks something; it is the whole message, as
 	// messages are short. The documentation fragment is Markdown, rendered
 	// inline (snippetHTML).
-	if m := highlights["message"]; len(m) > 0 {
-		if h := unmarkStopWords(m[0]); strings.Contains(h, "<mark>") {
-			it.MessageHTML = templates.HTML(h)
-		}
+	if m := highlights["message"]; len(m) > 0 && strings.Contains(m[0], "<mark>") {
+		it.MessageHTML = templates.HTML(m[0])
 	}
 	if d := highlights["documentation"]; len(d) > 0 {
-		it.Highlights = append(it.Highlights, snippetHTML(unmarkStopWords(d[0])))
+		it.Highlights = append(it.Highlights, snippetHTML(d[0]))
 	}
 	return it
 }
