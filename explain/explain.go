@@ -16,28 +16,19 @@ import (
 // pagePath is the site path of a record's page.
 func pagePath(r *errkb.Record) string { return siteurl.Record(r.Repo, r.Slug) }
 
-// Text writes r like `rustc --explain`: code, project and severity, the
-// message, what it means, when it happens, the solutions, the source line
-// with its GitHub link and the page URL. baseURL ("" for a site path)
-// prefixes the page URL.
+// Text writes r like `rustc --explain`: the headline, project and
+// severity (where the source says one), the message, then every section
+// of its page in page order (Sections), the source line with its GitHub
+// link and the page URL. baseURL ("" for a site path) prefixes the URLs.
 func Text(w io.Writer, r *errkb.Record, baseURL string) error {
 	ew := &errWriter{w: w}
-	ew.printf("%s (%s, %s)\n", r.ErrorCode, r.Repo, r.Severity)
+	if SeverityStated(r) {
+		ew.printf("%s (%s, %s)\n", Headline(r), r.Repo, r.Severity)
+	} else {
+		ew.printf("%s (%s)\n", Headline(r), r.Repo)
+	}
 	ew.printf("  %s\n\n", r.ErrorMessage)
-	section := func(title, body string) {
-		if strings.TrimSpace(body) != "" {
-			ew.printf("%s\n%s\n\n", title, indent(body))
-		}
-	}
-	section("What it means", r.Documentation)
-	section("When it happens", r.TriggerScenarios)
-	if len(r.Solutions) > 0 {
-		ew.printf("Solutions\n")
-		for i, s := range r.Solutions {
-			ew.printf("  %d. %s\n", i+1, s)
-		}
-		ew.printf("\n")
-	}
+	writeTextParts(ew, append(identityParts(r, baseURL), Sections(r)...))
 	if r.FilePath != "" {
 		ew.printf("Source: %s:%d\n  %s\n", r.FilePath, r.LineNumber, r.SourceLineURL(r.LineNumber))
 	}
@@ -50,70 +41,58 @@ func Text(w io.Writer, r *errkb.Record, baseURL string) error {
 // to GitHub at the analysed commit.
 func Markdown(w io.Writer, r *errkb.Record, baseURL string) error {
 	ew := &errWriter{w: w}
-	ew.printf("# %s\n\n", mdInline(title(r)))
-	ew.printf("**%s** · %s · %s\n\n", mdInline(r.Repo), mdInline(r.Severity), codeSpan(r.ErrorMessage))
-	section := func(title, body string) {
-		if strings.TrimSpace(body) != "" {
-			ew.printf("## %s\n\n%s\n\n", title, strings.TrimSpace(body))
-		}
+	ew.printf("# %s\n\n", mdInline(Headline(r)))
+	if SeverityStated(r) {
+		ew.printf("**%s** · %s · %s\n\n", mdInline(r.Repo), mdInline(r.Severity), codeSpan(r.ErrorMessage))
+	} else {
+		ew.printf("**%s** · %s\n\n", mdInline(r.Repo), codeSpan(r.ErrorMessage))
 	}
-	// The record's prose fields are Markdown already.
-	section("What it means", r.Documentation)
-	section("When it happens", r.TriggerScenarios)
-	section("Common situations", r.CommonSituations)
-	if len(r.Solutions) > 0 {
-		ew.printf("## Solutions\n\n")
-		for i, s := range r.Solutions {
-			ew.printf("%d. %s\n", i+1, strings.TrimSpace(s))
-		}
-		ew.printf("\n")
-	}
+	writeMarkdownParts(ew, append(identityParts(r, baseURL), Sections(r)...))
 	if r.FilePath != "" {
-		ew.printf("## Source\n\n")
-		if u := r.SourceLineURL(r.LineNumber); u != "" {
-			ew.printf("[%s:%d](%s)", mdInline(r.FilePath), r.LineNumber, u)
-		} else {
-			ew.printf("%s:%d", mdInline(r.FilePath), r.LineNumber)
-		}
-		if sha := r.ShortSHA(); sha != "" {
-			ew.printf(" at commit `%s`", sha)
-		}
-		ew.printf("\n\n")
-		if lines := r.SnippetLines(); len(lines) > 0 {
-			fence := fenceFor(r.SourceCode)
-			ew.printf("%s\n", fence)
-			for _, l := range lines {
-				mark := "  "
-				if l.IsError {
-					mark = "> "
-				}
-				ew.printf("%s%5d  %s\n", mark, l.Number, l.Text)
-			}
-			ew.printf("%s\n\n", fence)
-			ew.printf("Lines on GitHub:")
-			for _, l := range lines {
-				if u := r.SourceLineURL(l.Number); u != "" {
-					ew.printf(" [%d](%s)", l.Number, u)
-				}
-			}
-			ew.printf("\n\n")
-		}
-	}
-	section("How to handle it", r.HandlingStrategy)
-	if strings.TrimSpace(r.ExampleFix) != "" {
-		fence := fenceFor(r.ExampleFix)
-		ew.printf("## Example fix\n\n%s\n%s\n%s\n\n", fence, strings.TrimRight(r.ExampleFix, "\n"), fence)
+		markdownSource(ew, r)
 	}
 	ew.printf("More: <%s%s>\n", baseURL, pagePath(r))
 	return ew.err
 }
 
-func title(r *errkb.Record) string {
-	if r.ErrorCode != "" {
-		return r.ErrorCode
+// markdownSource is the source line's link and the snippet, each line
+// linked to GitHub.
+func markdownSource(ew *errWriter, r *errkb.Record) {
+	ew.printf("## Source\n\n")
+	if u := r.SourceLineURL(r.LineNumber); u != "" {
+		ew.printf("[%s:%d](%s)", mdInline(r.FilePath), r.LineNumber, u)
+	} else {
+		ew.printf("%s:%d", mdInline(r.FilePath), r.LineNumber)
 	}
-	return r.ErrorMessage
+	if sha := r.ShortSHA(); sha != "" {
+		ew.printf(" at commit `%s`", sha)
+	}
+	ew.printf("\n\n")
+	lines := r.SnippetLines()
+	if len(lines) == 0 {
+		return
+	}
+	fence := fenceFor(r.SourceCode)
+	ew.printf("%s\n", fence)
+	for _, l := range lines {
+		mark := "  "
+		if l.IsError {
+			mark = "> "
+		}
+		ew.printf("%s%5d  %s\n", mark, l.Number, l.Text)
+	}
+	ew.printf("%s\n\n", fence)
+	ew.printf("Lines on GitHub:")
+	for _, l := range lines {
+		if u := r.SourceLineURL(l.Number); u != "" {
+			ew.printf(" [%d](%s)", l.Number, u)
+		}
+	}
+	ew.printf("\n\n")
 }
+
+// MarkdownText is s escaped for Markdown, shown as written.
+func MarkdownText(s string) string { return mdInline(s) }
 
 // mdInline escapes the characters that would start Markdown syntax in a
 // short piece of plain text.

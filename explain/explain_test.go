@@ -31,6 +31,7 @@ func TestText(t *testing.T) {
 		"What it means\n  The tank holds less than the reserve.\n  Launch stops.\n\n" +
 		"When it happens\n  A launch with a half-full tank.\n\n" +
 		"Solutions\n  1. Refuel.\n  2. Lower the reserve.\n\n" +
+		"Example fix\n    if fuel < reserve {\n    \trefuel()\n    }\n    // ```\n\n" +
 		"Source: engine/fuel.go:12\n  https://github.com/acme-labs/rocket/blob/0123456789abcdef0123456789abcdef01234567/engine/fuel.go#L12\n" +
 		"More: https://kb.example/errors/acme-labs/rocket/fuel-low\n"
 	if b.String() != want {

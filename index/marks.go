@@ -16,14 +16,26 @@ import (
 // the rerank window.
 
 // markedWords are the words marks marks: the words sent to the text
-// search.
+// search, but for stop words, which say nothing of why a record matched.
 func markedWords(a *candidates) map[string]bool {
 	terms := map[string]bool{}
 	for _, w := range a.searched {
-		terms[w] = true
+		if !stopWord(w) {
+			terms[w] = true
+		}
 	}
 	return terms
 }
+
+// stopWord reports whether w is one of the English stop words the index
+// drops from prose and messages, or a modal verb ("will", "can"), which
+// bleve's list keeps but which marks nothing worth seeing.
+func stopWord(w string) bool {
+	w = strings.ToLower(w)
+	return englishStop[w] || modalVerbs[w]
+}
+
+var modalVerbs = map[string]bool{"will": true, "would": true, "shall": true, "should": true, "can": true, "could": true, "may": true, "might": true, "must": true}
 
 // marks are the highlights of r, the words of terms marked in its message
 // and in a fragment of its documentation.

@@ -34,10 +34,10 @@ type Link struct {
 // RecordItem is one record in a list.
 type RecordItem struct {
 	URL         string
-	Code        string
+	Code        string // the record's headline: qualified name, code or message
 	Message     string
 	Repo        string
-	Severity    string
+	Severity    string // "" when the record's source states none
 	MessageHTML HTML   // Message with the matched terms in <mark>, from search; "" to show Message
 	Highlights  []HTML // documentation fragments with <mark>
 	Note        string // why a related record is shown ("same project, tag quorum")
@@ -76,34 +76,39 @@ type FacetGroup struct {
 // RecordView is the page of one error.
 type RecordView struct {
 	Base
-	Code        string
-	Message     string
-	Class       string
-	Severity    string
-	HTTPStatus  string
-	ErrorType   string
-	Repo        string
-	RepoURL     string
-	Pattern     string
-	Sections    []Section
-	Solutions   []HTML
-	Tips        []HTML
-	CodeBlocks  []CodeBlock
-	Source      *SourceView
-	Tags        []Link
-	Related     []RecordItem
-	Contents    []Link // "On this page": one link per section anchor
-	Handling    string // handlingStrategy
-	StableURL   string
-	LookupURL   string
-	APIURL      string
-	AnalyzedAt  string
-	DatasetInfo string
-	NumericCode string     // the project's own numeric code (JetStream's err_code)
-	GoPackage   string     // import path of the package that defines the error
-	CallSites   []CallSite // where the error is raised
-	Wraps       []Link     // errors this one wraps
-	WrappedBy   []Link     // errors that wrap this one
+	Headline   string // the qualified name, else the code, else the message
+	Surface    string // how an engineer meets it, one fixed sentence; "" when not known
+	WrittenFor string // the versions a curated record was written for
+	Faces      []FaceView
+	FacesTitle string
+	Internal   string // why the error is marked internal; "" for a user-facing one
+	// ShowSeverity is set when the record's source states its severity.
+	ShowSeverity bool
+	Code         string
+	Message      string
+	Class        string
+	Severity     string
+	HTTPStatus   string
+	ErrorType    string
+	Repo         string
+	RepoURL      string
+	Pattern      string
+	Body         []PageSection // every section below the header, in page order
+	Source       *SourceView
+	Tags         []Link
+	Related      []RecordItem
+	Contents     []Link // "On this page": one link per section anchor
+	Handling     string // handlingStrategy
+	StableURL    string
+	LookupURL    string
+	APIURL       string
+	AnalyzedAt   string
+	DatasetInfo  string
+	NumericCode  string     // the project's own numeric code (JetStream's err_code)
+	GoPackage    string     // import path of the package that defines the error
+	CallSites    []CallSite // where the error is raised
+	Wraps        []Link     // errors this one wraps
+	WrappedBy    []Link     // errors that wrap this one
 }
 
 // CallSite is one place the error is raised, linked to GitHub.
@@ -112,13 +117,6 @@ type CallSite struct {
 	Line     int
 	Function string
 	URL      string
-}
-
-// Section is one prose section with its anchor.
-type Section struct {
-	ID    string
-	Title string
-	Body  HTML
 }
 
 // CodeBlock is one code field shown as code.

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/errkb/errkb/templates"
 )
 
 // extractedPage: the page of an extracted JetStream API error that no
@@ -34,8 +36,8 @@ func (b *bt) extractedPage(t *testing.T) {
 	}
 	visible := `Array.from(document.querySelectorAll("#raised .callsites a")).filter(function (a) { return a.checkVisibility(); }).length`
 	before := eval[int](t, tb, visible)
-	if before != 10 {
-		t.Errorf("%d call sites visible before unfolding, want the first 10", before)
+	if before != templates.FoldAfter {
+		t.Errorf("%d call sites visible before unfolding, want the first %d", before, templates.FoldAfter)
 	}
 	tb.do(t, chromedp.Click("#raised details summary"))
 	if after := eval[int](t, tb, visible); after <= before {

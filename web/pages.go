@@ -51,7 +51,18 @@ func (s *Server) searchPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, templates.Search(s.searchView(q, page, res)))
+	v := s.searchView(q, page, res)
+	ok, err := explained(c.Request().Context(), sr, q, page)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		v.Notice = Unexplained
+	}
+	if f := pageFormat(c); f == route.Text || f == route.Markdown {
+		return s.writeSearchAs(c, f, v)
+	}
+	return s.render(c, http.StatusOK, templates.Search(v))
 }
 
 func (s *Server) searchView(q index.Query, page int, res *index.Result) templates.SearchView {

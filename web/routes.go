@@ -31,7 +31,7 @@ func routeTable() []entry {
 			(*Server).tagPage, (*Server).tagPages},
 		{route.Route{Pattern: "/errors/:owner/:repo/:slug", Formats: route.HTML | route.Text | route.Markdown, Cached: true, Admitted: true, Export: route.Page},
 			(*Server).recordPage, (*Server).recordPages},
-		{route.Route{Pattern: "/search", Formats: route.HTML, Admitted: true, Export: route.Page},
+		{route.Route{Pattern: "/search", Formats: route.HTML | route.Text | route.Markdown, Admitted: true, Export: route.Page},
 			(*Server).searchPage, nil},
 		// A redirect to the record or the search; the export's browser search
 		// stands in for it.

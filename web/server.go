@@ -67,6 +67,10 @@ type Config struct {
 	// CacheBytes bounds the rendered pages kept in memory; 0 means
 	// DefaultCacheBytes.
 	CacheBytes int
+	// BrokenSamples are the compiler's messages about code samples that do
+	// not compile against the module versions the dataset names, by
+	// SampleKey (the dataset's compile-failures.tsv): the page marks them.
+	BrokenSamples map[string][]string
 }
 
 // Server serves one dataset. Pages of single records work as soon as it is

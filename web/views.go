@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/explain"
 	"github.com/errkb/errkb/index"
 	"github.com/errkb/errkb/templates"
 	"github.com/errkb/errkb/web/siteurl"
@@ -32,11 +33,13 @@ func suggestionURL(s index.Suggestion) string {
 
 func recordItem(r *errkb.Record, highlights map[string][]string) templates.RecordItem {
 	it := templates.RecordItem{
-		URL:      recordURL(r),
-		Code:     r.ErrorCode,
-		Message:  r.ErrorMessage,
-		Repo:     r.Repo,
-		Severity: r.Severity,
+		URL:     recordURL(r),
+		Code:    explain.Headline(r),
+		Message: r.ErrorMessage,
+		Repo:    r.Repo,
+	}
+	if explain.SeverityStated(r) {
+		it.Severity = r.Severity
 	}
 	// Highlights are HTML fragments: the record text escaped, with <mark>
 	// added around matched terms. A message fragment replaces the plain
@@ -103,9 +106,9 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 	if r.DatasetVersion != "" {
 		v.DatasetInfo = "Dataset version " + r.DatasetVersion + "."
 	}
-	s.addProse(v, r)
 	lexer := s.lexers.forFile(r.FilePath)
-	v.CodeBlocks = codeBlocksOf(r, lexer)
+	s.addIdentity(v, r)
+	v.Body = s.pageSections(r, lexer)
 	for _, t := range r.Tags {
 		v.Tags = append(v.Tags, templates.Link{Label: t, URL: siteurl.Tag(t)})
 	}
@@ -116,43 +119,6 @@ func (s *Server) recordView(ctx context.Context, r *errkb.Record) *templates.Rec
 	return v
 }
 
-// addProse renders the Markdown fields of r into v.
-func (s *Server) addProse(v *templates.RecordView, r *errkb.Record) {
-	for _, sec := range []struct{ id, title, body string }{
-		{"documentation", "What it means", r.Documentation},
-		{"triggers", "When it happens", r.TriggerScenarios},
-		{"situations", "Common situations", r.CommonSituations},
-	} {
-		if strings.TrimSpace(sec.body) != "" {
-			v.Sections = append(v.Sections, templates.Section{ID: sec.id, Title: sec.title, Body: renderMarkdown(s.md, sec.body)})
-		}
-	}
-	for _, sol := range r.Solutions {
-		v.Solutions = append(v.Solutions, renderMarkdown(s.md, sol))
-	}
-	for _, tip := range r.PreventionTips {
-		v.Tips = append(v.Tips, renderMarkdown(s.md, tip))
-	}
-}
-
-// codeBlocksOf highlights the code fields of r, in the language of its
-// source file.
-func codeBlocksOf(r *errkb.Record, lexer chroma.Lexer) []templates.CodeBlock {
-	var blocks []templates.CodeBlock
-	for _, cb := range []struct{ id, title, code string }{
-		{"example-fix", "Example fix", r.ExampleFix},
-		{"validation", "Validation", r.ValidationCode},
-		{"type-guard", "Type guard", r.TypeGuard},
-		{"try-catch", "Handling the error", r.TryCatchPattern},
-	} {
-		if strings.TrimSpace(cb.code) != "" {
-			blocks = append(blocks, templates.CodeBlock{ID: cb.id, Title: cb.title, Code: cb.code,
-				HTML: highlightBlock(lexer, cb.code), Language: languageName(lexer)})
-		}
-	}
-	return blocks
-}
-
 // contentsOf lists the sections v shows, in page order, for "On this page".
 func contentsOf(v *templates.RecordView) []templates.Link {
 	var links []templates.Link
@@ -161,14 +127,10 @@ func contentsOf(v *templates.RecordView) []templates.Link {
 			links = append(links, templates.Link{Label: label, URL: "#" + id})
 		}
 	}
-	for _, sec := range v.Sections {
+	add(len(v.Faces) > 0, v.FacesTitle, "faces")
+	for _, sec := range v.Body {
 		add(true, sec.Title, sec.ID)
 	}
-	add(len(v.Solutions) > 0, "Solutions", "solutions")
-	for _, cb := range v.CodeBlocks {
-		add(true, cb.Title, cb.ID)
-	}
-	add(len(v.Tips) > 0, "Prevention", "prevention")
 	add(len(v.CallSites) > 0 || len(v.Wraps) > 0 || len(v.WrappedBy) > 0, "Where it is raised", "raised")
 	add(v.Source != nil, "Source", "source")
 	add(len(v.Related) > 0, "Related errors", "related")

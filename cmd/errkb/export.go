@@ -36,7 +36,12 @@ func exportCmd(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	defer done()
 	// The real server renders every file, so the export holds its bytes.
 	// Each page is asked for once: nothing is worth keeping in its cache.
-	srv := web.New(ds, web.Config{BaseURL: *baseURL, CacheBytes: 1})
+	broken, err := brokenSamples(datasetPaths(datasets, getenv))
+	if err != nil {
+		fmt.Fprintf(stderr, "errkb export: %v\n", err)
+		return 1
+	}
+	srv := web.New(ds, web.Config{BaseURL: *baseURL, CacheBytes: 1, BrokenSamples: broken})
 	srv.SetSearcher(ix)
 	st, err := export.Run(ctx, srv, export.Options{Routes: web.Routes(), Out: *out, Force: *force, BaseURL: *baseURL})
 	if err != nil {

@@ -68,8 +68,14 @@ func serve(ctx context.Context, args []string, stderr io.Writer, getenv func(str
 	if len(hosts) == 0 {
 		hosts = hostList{listenHost(ln.Addr())}
 	}
+	broken, err := brokenSamples(datasetPaths(datasets, getenv))
+	if err != nil {
+		fmt.Fprintf(stderr, "errkb: refusing to start: %v\n", err)
+		return 1
+	}
 	srv := web.New(ds, web.Config{BaseURL: *baseURL, Hosts: hosts, Logger: log, RequestTimeout: *requestTimeout,
-		RateLimit: *rateLimit, RateBurst: *rateBurst, TrustedProxies: proxies, Workers: *workers, QueuedWork: *queue})
+		RateLimit: *rateLimit, RateBurst: *rateBurst, TrustedProxies: proxies, Workers: *workers, QueuedWork: *queue,
+		BrokenSamples: broken})
 	hs := newHTTPServer(srv, defaultLimits, log)
 	log.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String()+"/")
 
