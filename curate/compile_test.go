@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -35,10 +36,16 @@ func TestSamplesCompile(t *testing.T) {
 	recs := allRecords(t)
 	imports := importTable(recs)
 	var paths []string
-	for _, p := range imports {
-		if !strings.Contains(p, "/internal/") && !slices.Contains(paths, p) {
+	add := func(p string) {
+		if p != "" && !strings.Contains(p, "/internal/") && !strings.HasPrefix(p, "internal/") && !slices.Contains(paths, p) {
 			paths = append(paths, p)
 		}
+	}
+	for _, p := range imports {
+		add(p)
+	}
+	for _, lr := range recs {
+		add(lr.rec.GoPackage)
 	}
 	slices.Sort(paths)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -56,6 +63,7 @@ func TestSamplesCompile(t *testing.T) {
 	)
 	for _, lr := range recs {
 		r := lr.rec
+		imports := ownImports(imports, r)
 		for _, s := range curate.Samples(r) {
 			samples++
 			var other map[string]curate.Wrapped
@@ -226,6 +234,20 @@ func importTable(recs []loadedRecord) map[string]string {
 			m[n] = p
 		}
 	}
+	return m
+}
+
+// ownImports is imports with r's own package under the name its samples
+// use, the one its qualifiedName begins with: packages share names
+// (html/template and text/template; crypto/aes and its internal twin),
+// and a record's samples mean its own.
+func ownImports(imports map[string]string, r *errkb.Record) map[string]string {
+	name, _, ok := strings.Cut(r.QualifiedName, ".")
+	if !ok || r.GoPackage == "" || imports[name] == r.GoPackage {
+		return imports
+	}
+	m := maps.Clone(imports)
+	m[name] = r.GoPackage
 	return m
 }
 

@@ -57,10 +57,13 @@ func ShowsGuard(r *errkb.Record) bool {
 	if strings.TrimSpace(r.TypeGuard) == "" {
 		return false
 	}
+	if Curated(r) {
+		return true // a hand-written record's guard is served as written
+	}
 	if r.Surface != "" && r.Surface != errkb.SurfaceReturned {
 		return false
 	}
-	return !(IsAPIError(r) && !Curated(r))
+	return !IsAPIError(r)
 }
 
 // IsAPIError reports whether r is a nats-server JetStream API error with
@@ -72,7 +75,10 @@ func IsAPIError(r *errkb.Record) bool {
 // Curated reports whether r was written by hand: it cites sources for its
 // prose, or it carries none of the facts only extraction fills.
 func Curated(r *errkb.Record) bool {
-	return len(r.Sources) > 0 || (r.GoPackage == "" && len(r.CallSites) == 0)
+	// A curated record merged with its extracted twin carries the twin's
+	// facts (its package, its call sites) under Extracted, and some of
+	// them in its own empty fields: that alone makes it curated.
+	return r.Extracted != nil || len(r.Sources) > 0 || (r.GoPackage == "" && len(r.CallSites) == 0)
 }
 
 // SeverityStated reports whether r's severity is something its source

@@ -209,41 +209,59 @@ func tags(e *Error, module string) []string {
 // one: more of the message, then the function's name in front, then the
 // package's, then a number.
 func assignSlugs(errs []Error) []string {
-	cands := make([][]string, len(errs))
-	level := make([]int, len(errs))
+	// Log lines and protocol strings take their slugs after every other
+	// error, around the slugs already taken: a log line that repeats an
+	// error's message must not move that error's page.
+	var first, later []int
 	for i := range errs {
+		if errs[i].Kind == Log || errs[i].Kind == Protocol {
+			later = append(later, i)
+		} else {
+			first = append(first, i)
+		}
+	}
+	out := make([]string, len(errs))
+	used := map[string]bool{}
+	for _, group := range [][]int{first, later} {
+		slugGroup(errs, group, used, out)
+	}
+	return out
+}
+
+// slugGroup gives each error of group the shortest of its candidates that
+// no other error of the group shares, then numbers what is still shared,
+// skipping slugs in used, in key order.
+func slugGroup(errs []Error, group []int, used map[string]bool, out []string) {
+	cands := make(map[int][]string, len(group))
+	level := make(map[int]int, len(group))
+	for _, i := range group {
 		cands[i] = slugCandidates(&errs[i])
 	}
 	slug := func(i int) string { return cands[i][level[i]] }
 	for changed := true; changed; {
 		changed = false
 		count := map[string]int{}
-		for i := range errs {
+		for _, i := range group {
 			count[slug(i)]++
 		}
-		for i := range errs {
+		for _, i := range group {
 			if count[slug(i)] > 1 && level[i] < len(cands[i])-1 {
 				level[i]++
 				changed = true
 			}
 		}
 	}
-	order := make([]int, len(errs))
-	for i := range order {
-		order[i] = i
-	}
+	order := slices.Clone(group)
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(errs[a].Key(), errs[b].Key()) })
-	out := make([]string, len(errs))
-	taken := map[string]int{}
 	for _, i := range order {
-		s := clip(slug(i), 190)
-		taken[s]++
-		if n := taken[s]; n > 1 {
-			s += "-" + strconv.Itoa(n)
+		base := clip(slug(i), 190)
+		s := base
+		for n := 2; used[s]; n++ {
+			s = base + "-" + strconv.Itoa(n)
 		}
+		used[s] = true
 		out[i] = s
 	}
-	return out
 }
 
 // slugCandidates are an error's slugs, shortest first.

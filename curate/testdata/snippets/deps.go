@@ -1,10 +1,16 @@
 // Package snippets keeps every package the dataset's samples may import in
 // go.sum, so that the compile test lists and builds them with
-// -mod=readonly: the public packages of nats.go and nats-server that define
-// errors in dataset/extracted.
+// -mod=readonly: the public packages of nats.go, nats-server, jsm.go and
+// natscli that define errors in dataset/extracted.
 package snippets
 
 import (
+	_ "github.com/nats-io/jsm.go"
+	_ "github.com/nats-io/jsm.go/api"
+	_ "github.com/nats-io/jsm.go/audit/archive"
+	_ "github.com/nats-io/jsm.go/backup"
+	_ "github.com/nats-io/jsm.go/natscontext"
+	_ "github.com/nats-io/jsm.go/serverdata"
 	_ "github.com/nats-io/nats-server/v2/conf"
 	_ "github.com/nats-io/nats-server/v2/logger"
 	_ "github.com/nats-io/nats-server/v2/server"
@@ -20,4 +26,5 @@ import (
 	_ "github.com/nats-io/nats.go/encoders/protobuf"
 	_ "github.com/nats-io/nats.go/jetstream"
 	_ "github.com/nats-io/nats.go/micro"
+	_ "github.com/nats-io/natscli/cli"
 )
