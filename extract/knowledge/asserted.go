@@ -33,8 +33,8 @@ func (ix *index) asserted(e *extract.Error) []errkb.Test {
 			text = text[:200] + "…"
 		}
 		for _, name := range ix.testsOf(fi, path) {
-			if k := name + at.GithubURL; !seen[k] {
-				seen[k] = true
+			if !seen[name] { // a test once, at its first assertion
+				seen[name] = true
 				out = append(out, errkb.Test{Name: name, Package: fi.pkg.PkgPath, Assertion: text,
 					FilePath: at.FilePath, LineNumber: at.LineNumber, GithubURL: at.GithubURL})
 			}

@@ -90,7 +90,7 @@ func Fill(prog *program.Program, errs []extract.Error, recs []errkb.Record, o Op
 func (ix *index) fill(e *extract.Error, r *errkb.Record, st *Stats) {
 	places := ix.places(e)
 	r.Conditions = capList(ix.conditions(places), MaxConditions, st)
-	entries, returned := ix.returnedBy(places, e.Kind)
+	entries, returned := ix.returnedBy(places, e)
 	r.ReturnedBy = capList(entries, MaxEntries, st)
 	r.HandledAt = capList(ix.handledAt(e), MaxChecks, st)
 	r.Tests = capList(ix.asserted(e), MaxTests, st)

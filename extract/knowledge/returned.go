@@ -27,29 +27,39 @@ type flow struct {
 	// importable packages, by method name: a method of an unexported type
 	// reaches callers through them.
 	ifaces map[string][]*types.Func
+	prog   *ssa.Program
+	// unseen are the calls the graph cannot see, by the function they
+	// may call (unseen.go).
+	unseen map[*ssa.Function][]*ssa.Call
 }
 
 // resultSet is a set of result indices, as bits.
 type resultSet uint64
 
 type memoKey struct {
-	call *ssa.Call
-	want resultSet
+	call   *ssa.Call
+	want   resultSet
+	target string
 }
 
 func (ix *index) flowOf() *flow {
 	if ix.flow != nil {
 		return ix.flow
 	}
-	f := &flow{graph: ix.prog.CallGraph(), byFile: map[string][]*ssa.Function{}, memo: map[memoKey]resultSet{}, ifaces: map[string][]*types.Func{}}
+	f := &flow{graph: ix.prog.CallGraph(), byFile: map[string][]*ssa.Function{}, memo: map[memoKey]resultSet{}, ifaces: map[string][]*types.Func{},
+		prog: ix.prog.SSA()}
+	var own []*ssa.Function
 	for fn := range ssautil.AllFunctions(ix.prog.SSA()) {
 		if fn.Syntax() == nil || len(fn.Blocks) == 0 {
 			continue
 		}
 		if at, ok := ix.prog.Where(fn.Pos()); ok {
 			f.byFile[at.File] = append(f.byFile[at.File], fn)
+			own = append(own, fn)
 		}
 	}
+	slices.SortFunc(own, func(a, b *ssa.Function) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	f.unseen = f.unseenCalls(own)
 	for _, p := range ix.prog.Packages {
 		if p.Internal || p.Name == "main" || program.Scaffolding(p.Rel) != "" || p.Types == nil {
 			continue
@@ -128,8 +138,11 @@ func seeds(fn *ssa.Function, from, to token.Pos, kind extract.Kind) []ssa.Value 
 // through conversions to an interface, phis, local variables (a named
 // result too), %w of fmt.Errorf and errors.Join. A value stored in a
 // struct, sent, or passed to any other call is not followed: the flow
-// misses it rather than guessing.
-func returns(seeds []ssa.Value, want resultSet) resultSet {
+// misses it rather than guessing. A value the function tests against the
+// sentinel target (errors.Is(err, ErrX), err == ErrX) is taken as
+// handled there, and the function as not returning it: what it does on
+// the error is handledAt's to show.
+func returns(seeds []ssa.Value, want resultSet, target string) resultSet {
 	var out resultSet
 	seen := map[ssa.Value]bool{}
 	work := slices.Clone(seeds)
@@ -147,6 +160,9 @@ func returns(seeds []ssa.Value, want resultSet) resultSet {
 			continue
 		}
 		for _, instr := range *refs {
+			if target != "" && tests(instr, v, target) {
+				return 0
+			}
 			switch i := instr.(type) {
 			case *ssa.Return:
 				for k, r := range i.Results {
@@ -253,8 +269,12 @@ type step struct {
 // it, caller by caller through the call graph, and lists the exported
 // functions it reaches with the shortest chain to each. returned reports
 // whether any place's function returns the error at all.
-func (ix *index) returnedBy(places []place, kind extract.Kind) (entries []errkb.Entry, returned bool) {
+func (ix *index) returnedBy(places []place, e *extract.Error) (entries []errkb.Entry, returned bool) {
 	f := ix.flowOf()
+	kind, target := e.Kind, ""
+	if kind == extract.Sentinel {
+		target = e.Package + "." + e.Name
+	}
 	results := map[*ssa.Function]resultSet{}
 	from := map[*ssa.Function]step{}
 	made := map[*ssa.Function]place{}
@@ -264,7 +284,7 @@ func (ix *index) returnedBy(places []place, kind extract.Kind) (entries []errkb.
 			if _, seen := results[fn]; seen {
 				continue
 			}
-			if rs := returns(seeds(fn, p.node.Pos(), p.node.End(), kind), 0); rs != 0 {
+			if rs := returns(seeds(fn, p.node.Pos(), p.node.End(), kind), 0, target); rs != 0 {
 				results[fn], made[fn] = rs, p
 				queue = append(queue, fn)
 			}
@@ -274,17 +294,12 @@ func (ix *index) returnedBy(places []place, kind extract.Kind) (entries []errkb.
 	for len(queue) > 0 {
 		g := queue[0]
 		queue = queue[1:]
-		node := f.graph.Nodes[g]
-		if node == nil {
-			continue
-		}
-		for _, e := range node.In {
-			caller := e.Caller.Func
-			call, ok := e.Site.(*ssa.Call)
-			if _, seen := results[caller]; seen || !ok {
+		for _, call := range f.callers(g) {
+			caller := call.Parent()
+			if _, seen := results[caller]; seen {
 				continue
 			}
-			if rs := f.passes(call, results[g]); rs != 0 {
+			if rs := f.passes(call, results[g], target); rs != 0 {
 				results[caller], from[caller] = rs, step{site: call, callee: g}
 				queue = append(queue, caller)
 			}
@@ -302,14 +317,27 @@ func (ix *index) returnedBy(places []place, kind extract.Kind) (entries []errkb.
 	return entries, returned
 }
 
+// callers are the calls of g: the graph's, then the unseen ones.
+func (f *flow) callers(g *ssa.Function) []*ssa.Call {
+	var out []*ssa.Call
+	if node := f.graph.Nodes[g]; node != nil {
+		for _, e := range node.In {
+			if call, ok := e.Site.(*ssa.Call); ok {
+				out = append(out, call)
+			}
+		}
+	}
+	return append(out, f.unseen[g]...)
+}
+
 // passes is the set of the caller's results that call's results in want
 // flow to.
-func (f *flow) passes(call *ssa.Call, want resultSet) resultSet {
-	k := memoKey{call, want}
+func (f *flow) passes(call *ssa.Call, want resultSet, target string) resultSet {
+	k := memoKey{call, want, target}
 	if rs, ok := f.memo[k]; ok {
 		return rs
 	}
-	rs := returns([]ssa.Value{call}, want)
+	rs := returns([]ssa.Value{call}, want, target)
 	if _, isTuple := call.Type().(*types.Tuple); !isTuple && want&1 == 0 {
 		rs = 0
 	}
@@ -406,5 +434,37 @@ func ssaName(fn *ssa.Function) string {
 	if fn.Pkg == nil {
 		return fn.String()
 	}
-	return fn.RelString(fn.Pkg.Pkg)
+	name := fn.RelString(fn.Pkg.Pkg)
+	if rest, ok := strings.CutPrefix(name, "("); ok && !strings.HasPrefix(rest, "*") {
+		if t, m, ok := strings.Cut(rest, ")"); ok {
+			return t + m // (T).M is T.M, as extract names it
+		}
+	}
+	return name
+}
+
+// tests reports an instruction that tests v against the sentinel
+// target: v == ErrX, v != ErrX, errors.Is(v, ErrX).
+func tests(instr ssa.Instruction, v ssa.Value, target string) bool {
+	switch i := instr.(type) {
+	case *ssa.BinOp:
+		if i.Op == token.EQL || i.Op == token.NEQ {
+			return i.X == v && loads(i.Y, target) || i.Y == v && loads(i.X, target)
+		}
+	case *ssa.Call:
+		if fn := i.Call.StaticCallee(); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "errors" && fn.Name() == "Is" && len(i.Call.Args) == 2 {
+			return i.Call.Args[0] == v && loads(i.Call.Args[1], target)
+		}
+	}
+	return false
+}
+
+// loads reports a load of the package-level variable target.
+func loads(v ssa.Value, target string) bool {
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return false
+	}
+	g, ok := u.X.(*ssa.Global)
+	return ok && g.Pkg != nil && g.Pkg.Pkg.Path()+"."+g.Name() == target
 }
