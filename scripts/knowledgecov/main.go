@@ -26,8 +26,8 @@ import (
 // row counts one project's records.
 type row struct {
 	records, made, conditions, unconditional, settings, returnedBy int
-	surfaced, surfacedWith                                          int
-	handledAt, checks, tests, docs                                  int
+	surfaced, surfacedWith                                         int
+	handledAt, checks, tests, docs                                 int
 }
 
 func main() {
