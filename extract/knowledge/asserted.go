@@ -72,7 +72,7 @@ func assertion(info *types.Info, path []ast.Node, i int) ast.Node {
 			}
 			return nil
 		case *ast.CallExpr:
-			if p.Fun == cur {
+			if p.Fun == cur || len(p.Args) == 1 && p.Args[0] == cur && isConversion(info, p) {
 				i--
 				continue
 			}
@@ -210,6 +210,10 @@ func (ix *index) messageHits() map[string][]hit {
 			}
 			stack = append(stack, n)
 			lit, ok := n.(*ast.BasicLit)
+			if ok && lit.Kind == token.INT {
+				ix.codeHit(fi, stack)
+				return true
+			}
 			if !ok || lit.Kind != token.STRING {
 				return true
 			}
@@ -285,4 +289,53 @@ func chunks(format string) []string {
 	}
 	add(format[last:])
 	return out
+}
+
+// isConversion reports a conversion T(x).
+func isConversion(info *types.Info, call *ast.CallExpr) bool {
+	tv, ok := info.Types[call.Fun]
+	return ok && tv.IsType()
+}
+
+// codeHit notes an integer literal a test compares with an error's code
+// field (resp.Error.ErrCode != 10116) when exactly one error of the
+// module carries that code.
+func (ix *index) codeHit(fi *file, path []ast.Node) {
+	i := len(path) - 1
+	lit := path[i].(*ast.BasicLit)
+	n, err := strconv.Atoi(lit.Value)
+	if err != nil || i < 1 {
+		return
+	}
+	info := fi.pkg.TypesInfo
+	var a ast.Node
+	switch p := path[i-1].(type) {
+	case *ast.BinaryExpr:
+		other := p.X
+		if other == ast.Expr(lit) {
+			other = p.Y
+		}
+		if (p.Op == token.EQL || p.Op == token.NEQ) && isErrorField(info, other) {
+			a = p
+		}
+	case *ast.CallExpr:
+		if isArg(p, lit) && !prints(info, p) && slices.ContainsFunc(p.Args, func(e ast.Expr) bool { return isErrorField(info, e) }) {
+			a = p
+		}
+	}
+	if a == nil {
+		return
+	}
+	match := ""
+	for k := range ix.errs {
+		if c := ix.errs[k].Code; c != nil && c.Value == n {
+			if match != "" {
+				return // a code two errors carry tells neither apart
+			}
+			match = ix.errs[k].Key()
+		}
+	}
+	if match != "" {
+		ix.hits[match] = append(ix.hits[match], hit{file: fi, path: slices.Clone(path), assertion: a})
+	}
 }

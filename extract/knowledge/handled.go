@@ -135,7 +135,7 @@ func hasErrorArg(info *types.Info, call *ast.CallExpr, skip ast.Node) bool {
 		if a == skip {
 			continue
 		}
-		if isErrorValue(info, a) {
+		if isErrorValue(info, a) || isErrorField(info, a) {
 			return true
 		}
 	}
@@ -205,4 +205,17 @@ func indentFirst(lines []string, fi *file, ix *index, pos token.Pos) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// isErrorField reports a field of an error value whose name says it is
+// a code (apiErr.ErrCode, resp.Error.ErrorCode), through a conversion.
+func isErrorField(info *types.Info, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 1 {
+		if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+			e = ast.Unparen(call.Args[0])
+		}
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	return ok && strings.Contains(sel.Sel.Name, "Code") && isErrorValue(info, sel.X)
 }

@@ -8,7 +8,8 @@ import (
 
 // unseenCalls adds the calls the call graph cannot see, because the
 // value called comes from the module's callers (docs/extract.md, "VTA's
-// blind spot"). Only two kinds are added, each knowingly:
+// blind spot"): calls of a value that comes from a parameter of the
+// function. Only two kinds are added, each knowingly:
 //
 //   - a call of a value of a named function type of the module (an
 //     Option) with no callee in the graph may call each function literal
@@ -20,32 +21,26 @@ import (
 //
 // The result maps each function to the calls that may call it.
 func (f *flow) unseenCalls(fns []*ssa.Function) map[*ssa.Function][]*ssa.Call {
-	seen := map[ssa.CallInstruction]bool{}
-	for _, n := range f.graph.Nodes {
-		for _, e := range n.Out {
-			seen[e.Site] = true
-		}
-	}
 	optionsOf := map[*types.Named][]*ssa.Function{}
 	var named []*types.Named // the module's named types, for implementations
 	for _, fn := range fns {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				ret, ok := instr.(*ssa.Return)
-				if !ok {
-					continue
-				}
-				results := fn.Signature.Results()
-				for k, r := range ret.Results {
-					t, ok := types.Unalias(results.At(k).Type()).(*types.Named)
-					if !ok {
-						continue
+				switch i := instr.(type) {
+				case *ssa.Return: // return func(...) {...} as an Option
+					results := fn.Signature.Results()
+					for k, r := range i.Results {
+						if t := namedFunc(results.At(k).Type()); t != nil {
+							if lit := literal(r); lit != nil {
+								optionsOf[t] = append(optionsOf[t], lit)
+							}
+						}
 					}
-					if _, isFunc := t.Underlying().(*types.Signature); !isFunc {
-						continue
-					}
-					if lit := literal(r); lit != nil {
-						optionsOf[t] = append(optionsOf[t], lit)
+				case *ssa.ChangeType: // optFn(func(...) {...})
+					if t := namedFunc(i.Type()); t != nil {
+						if lit := literal(i.X); lit != nil {
+							optionsOf[t] = append(optionsOf[t], lit)
+						}
 					}
 				}
 			}
@@ -68,7 +63,7 @@ func (f *flow) unseenCalls(fns []*ssa.Function) map[*ssa.Function][]*ssa.Call {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(*ssa.Call)
-				if !ok || seen[call] || call.Call.StaticCallee() != nil {
+				if !ok || call.Call.StaticCallee() != nil || !fromParam(call.Call.Value) {
 					continue
 				}
 				if m := call.Call.Method; m != nil {
@@ -135,4 +130,52 @@ func dedupe(ns []*types.Named) []*types.Named {
 		}
 	}
 	return out
+}
+
+// fromParam reports a value read from a parameter of its function: the
+// parameter, an element of it (a range over opts ...Option), through
+// loads, conversions and phis.
+func fromParam(v ssa.Value) bool {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value, depth int) bool
+	walk = func(v ssa.Value, depth int) bool {
+		if depth > 8 || seen[v] {
+			return false
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			return true
+		case *ssa.UnOp:
+			return walk(x.X, depth+1)
+		case *ssa.IndexAddr:
+			return walk(x.X, depth+1)
+		case *ssa.Index:
+			return walk(x.X, depth+1)
+		case *ssa.ChangeType:
+			return walk(x.X, depth+1)
+		case *ssa.ChangeInterface:
+			return walk(x.X, depth+1)
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				if walk(e, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v, 0)
+}
+
+// namedFunc is t when it is a named function type, else nil.
+func namedFunc(t types.Type) *types.Named {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return nil
+	}
+	if _, isFunc := n.Underlying().(*types.Signature); !isFunc {
+		return nil
+	}
+	return n
 }
