@@ -3,10 +3,10 @@ package knowledge
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"os"
 	"slices"
 	"strings"
 
