@@ -261,11 +261,29 @@ func textAssertion(info *types.Info, path []ast.Node) ast.Node {
 			return p
 		}
 	case *ast.CallExpr:
-		if isArg(p, cur) && !prints(info, p) && hasErrorArg(info, p, cur) {
+		if isArg(p, cur) && !prints(info, p) && (hasErrorArg(info, p, cur) || assertsText(info, p)) {
 			return p
 		}
 	}
 	return nil
+}
+
+// assertNameRE is the name of a call that asserts text: strings.Contains,
+// require_Contains, assert.Equal, expectResult, checkErr...
+var assertNameRE = regexp.MustCompile(`(?i)^(require|assert|expect|check)|Contains|Equal|Match|HasPrefix|HasSuffix`)
+
+// assertsText reports a call, by its name, that checks text: a test
+// that looks for an error's words in what the server wrote back
+// (strings.Contains(string(buf), "-ERR 'Maximum Payload Violation'")).
+func assertsText(info *types.Info, call *ast.CallExpr) bool {
+	var name string
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		name = f.Name
+	case *ast.SelectorExpr:
+		name = f.Sel.Name
+	}
+	return name != "" && assertNameRE.MatchString(name)
 }
 
 // placeholderRE is an errors.json placeholder: {stream}.
