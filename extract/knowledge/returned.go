@@ -2,11 +2,9 @@ package knowledge
 
 import (
 	"cmp"
-	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
-	"os"
 	"slices"
 	"strings"
 
@@ -312,24 +310,6 @@ func (ix *index) returnedBy(places []place, e *extract.Error) (entries []errkb.E
 			entries = append(entries, en)
 		}
 	}
-	if debugFlow && returned && len(entries) == 0 {
-		var tops []string
-		for fn := range results {
-			if len(f.callers(fn)) == 0 {
-				tops = append(tops, ssaName(fn)+"(no callers)")
-			} else {
-				n := 0
-				for _, c := range f.callers(fn) {
-					if _, ok := results[c.Parent()]; !ok {
-						n++
-					}
-				}
-				tops = append(tops, fmt.Sprintf("%s(%d callers drop)", ssaName(fn), n))
-			}
-		}
-		slices.Sort(tops)
-		fmt.Fprintf(os.Stderr, "NOENTRY %s: %s\n", e.Key(), strings.Join(tops, ", "))
-	}
 	slices.SortFunc(entries, func(a, b errkb.Entry) int {
 		return cmp.Or(cmp.Compare(len(a.Chain), len(b.Chain)), strings.Compare(a.Package, b.Package), strings.Compare(a.Function, b.Function))
 	})
@@ -488,5 +468,3 @@ func loads(v ssa.Value, target string) bool {
 	g, ok := u.X.(*ssa.Global)
 	return ok && g.Pkg != nil && g.Pkg.Pkg.Path()+"."+g.Name() == target
 }
-
-var debugFlow = os.Getenv("KNOWLEDGE_DEBUG") != ""
