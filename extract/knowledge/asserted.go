@@ -25,7 +25,7 @@ func (ix *index) asserted(e *extract.Error) []errkb.Test {
 	seen := map[string]bool{}
 	add := func(fi *file, path []ast.Node, assertion ast.Node) {
 		at, ok := ix.where(assertion.Pos())
-		if !ok {
+		if !ok || refutes(fi.pkg.TypesInfo, path, assertion) {
 			return
 		}
 		text := ix.text(fi, assertion)
@@ -356,4 +356,67 @@ func (ix *index) codeHit(fi *file, path []ast.Node) {
 	if match != "" {
 		ix.hits[match] = append(ix.hits[match], hit{file: fi, path: slices.Clone(path), assertion: a})
 	}
+}
+
+// refutes reports an assertion that the error does not happen: a call
+// named Not… (require_NotEqual, assert.NotErrorIs, require_NoError), or
+// a check in an if's condition that makes the condition true when the
+// error matches, where the if's body fails the test (t.Fatalf).
+func refutes(info *types.Info, path []ast.Node, a ast.Node) bool {
+	if call, ok := a.(*ast.CallExpr); ok {
+		var name string
+		switch f := ast.Unparen(call.Fun).(type) {
+		case *ast.Ident:
+			name = f.Name
+		case *ast.SelectorExpr:
+			name = f.Sel.Name
+		}
+		if strings.Contains(name, "Not") || strings.Contains(name, "NoError") {
+			return true
+		}
+	}
+	matches := true // the check is true when the error matches
+	if be, ok := a.(*ast.BinaryExpr); ok && be.Op == token.NEQ {
+		matches = false
+	}
+	i := slices.Index(path, ast.Node(a))
+	if i < 0 {
+		return false
+	}
+	for j := i - 1; j >= 0; j-- {
+		switch n := path[j].(type) {
+		case *ast.UnaryExpr:
+			if n.Op == token.NOT {
+				matches = !matches
+			}
+		case *ast.ParenExpr:
+		case *ast.BinaryExpr:
+			if n.Op != token.LAND && n.Op != token.LOR {
+				return false
+			}
+		case *ast.IfStmt:
+			return path[j+1] == ast.Node(n.Cond) && matches && fails(info, n.Body)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// fails reports a block that fails the test: it calls Fatal, Fatalf,
+// Error, Errorf, Fail or FailNow of testing's types.
+func fails(info *types.Info, body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if fn, ok := typeutil.Callee(info, call).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "testing" &&
+			slices.Contains([]string{"Fatal", "Fatalf", "Error", "Errorf", "Fail", "FailNow"}, fn.Name()) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

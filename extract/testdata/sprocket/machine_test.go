@@ -36,3 +36,12 @@ func TestLoadMissing(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestShiftLow asserts that ErrStripped does not happen: it is no test
+// of the error.
+func TestShiftLow(t *testing.T) {
+	var m Machine
+	if err := m.Shift(1); errors.Is(err, ErrStripped) {
+		t.Fatalf("gear 1 is not stripped: %v", err)
+	}
+}
