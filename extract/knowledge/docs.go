@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"go/ast"
+	"strconv"
 	"strings"
 
 	"github.com/errkb/errkb"
@@ -20,10 +21,11 @@ func (ix *index) docs(e *extract.Error, places []place, entries []errkb.Entry) [
 			return
 		}
 		at, ok := ix.where(cg.Pos())
-		if !ok || seen[at.GithubURL] {
+		k := at.FilePath + ":" + strconv.Itoa(at.LineNumber) // a link is "" without a ref
+		if !ok || seen[k] {
 			return
 		}
-		seen[at.GithubURL] = true
+		seen[k] = true
 		out = append(out, errkb.Doc{Of: of, Text: text, FilePath: at.FilePath, LineNumber: at.LineNumber, GithubURL: at.GithubURL})
 	}
 	for _, p := range places {

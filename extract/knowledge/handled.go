@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -28,10 +29,11 @@ func (ix *index) handledAt(e *extract.Error) []errkb.Check {
 				continue
 			}
 			c, ok := ix.quote(r, check, block)
-			if !ok || seen[c.GithubURL+c.Check] {
+			k := fmt.Sprintf("%s:%d %s", c.FilePath, c.LineNumber, c.Check) // a link is "" without a ref
+			if !ok || seen[k] {
 				continue
 			}
-			seen[c.GithubURL+c.Check] = true
+			seen[k] = true
 			out = append(out, c)
 		}
 	}
