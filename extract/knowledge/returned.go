@@ -263,6 +263,7 @@ func wraps(call *ssa.Call, k int) bool {
 type step struct {
 	site   ssa.CallInstruction
 	callee *ssa.Function
+	place  *place // where callee makes the error, when it does, for this call
 }
 
 // returnedBy follows each place's error out of the functions that return
@@ -278,13 +279,16 @@ func (ix *index) returnedBy(places []place, e *extract.Error) (entries []errkb.E
 	results := map[*ssa.Function]resultSet{}
 	from := map[*ssa.Function]step{}
 	made := map[*ssa.Function]place{}
+	madeAll := map[*ssa.Function][]place{}
 	var queue []*ssa.Function
 	for _, p := range places {
 		for _, fn := range f.funcsAt(p.file.rel, p.node.Pos()) {
-			if _, seen := results[fn]; seen {
+			rs := returns(seeds(fn, p.node.Pos(), p.node.End(), kind), 0, target)
+			if rs == 0 {
 				continue
 			}
-			if rs := returns(seeds(fn, p.node.Pos(), p.node.End(), kind), 0, target); rs != 0 {
+			madeAll[fn] = append(madeAll[fn], p)
+			if _, seen := results[fn]; !seen {
 				results[fn], made[fn] = rs, p
 				queue = append(queue, fn)
 			}
@@ -299,8 +303,14 @@ func (ix *index) returnedBy(places []place, e *extract.Error) (entries []errkb.E
 			if _, seen := results[caller]; seen {
 				continue
 			}
+			var at *place
+			if ps := madeAll[g]; len(ps) > 0 {
+				if at = feasible(ps, call); at == nil {
+					continue // every place's guards are false for this call's constant arguments
+				}
+			}
 			if rs := f.passes(call, results[g], target); rs != 0 {
-				results[caller], from[caller] = rs, step{site: call, callee: g}
+				results[caller], from[caller] = rs, step{site: call, callee: g, place: at}
 				queue = append(queue, caller)
 			}
 		}
@@ -379,8 +389,12 @@ func (ix *index) entry(f *flow, fn *ssa.Function, from map[*ssa.Function]step, m
 // chain is the calls from fn down to the place the error is made.
 func (ix *index) chain(fn *ssa.Function, from map[*ssa.Function]step, made map[*ssa.Function]place) []errkb.CallSite {
 	var out []errkb.CallSite
+	var via *place
 	for range 64 {
 		if p, ok := made[fn]; ok {
+			if via != nil {
+				p = *via
+			}
 			if at, ok := ix.where(p.node.Pos()); ok {
 				out = append(out, errkb.CallSite{FilePath: at.FilePath, LineNumber: at.LineNumber, Function: ssaName(fn), GithubURL: at.GithubURL})
 			}
@@ -393,7 +407,7 @@ func (ix *index) chain(fn *ssa.Function, from map[*ssa.Function]step, made map[*
 		if at, ok := ix.where(st.site.Pos()); ok && fn.Synthetic == "" {
 			out = append(out, errkb.CallSite{FilePath: at.FilePath, LineNumber: at.LineNumber, Function: ssaName(fn), GithubURL: at.GithubURL})
 		}
-		fn = st.callee
+		fn, via = st.callee, st.place
 	}
 	return nil
 }

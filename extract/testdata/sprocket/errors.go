@@ -1,7 +1,8 @@
 // Package sprocket is a fictional module whose errors take every shape
 // extract/knowledge derives facts for: an else branch, a switch, a wrap
 // chain, an interface call, a method value, a closure, a test helper, a
-// functional option and a configuration key.
+// functional option, a configuration key and a guard on a constant
+// argument.
 package sprocket
 
 import "errors"

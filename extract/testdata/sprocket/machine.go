@@ -126,3 +126,18 @@ func (m *Machine) Each(fn func(int)) error {
 	}
 	return nil
 }
+
+// Check looks the machine over without reporting a jam.
+func (m *Machine) Check() error { return m.inspect(false) }
+
+// Probe looks the machine over and reports a jam.
+func (m *Machine) Probe() error { return m.inspect(true) }
+
+// inspect returns ErrJammed only when strict: Check, which passes false,
+// never returns it.
+func (m *Machine) inspect(strict bool) error {
+	if strict && m.jammed {
+		return ErrJammed
+	}
+	return nil
+}
