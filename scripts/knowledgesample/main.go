@@ -11,11 +11,12 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,10 +72,15 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	// A stable order before the draw: the walk's order is the file system's.
-	slices.SortFunc(all, func(a, b fact) int { return strings.Compare(a.record+a.kind+a.text, b.record+b.kind+b.text) })
-	r := rand.New(rand.NewPCG(*seed, 0))
-	r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	// The draw orders facts by a hash of the seed and the fact itself, so
+	// a fact added or removed elsewhere leaves the rest of the sample as
+	// it was.
+	key := func(f fact) uint64 {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%d\x00%s\x00%s\x00%s", *seed, f.record, f.kind, f.text)
+		return h.Sum64()
+	}
+	slices.SortFunc(all, func(a, b fact) int { return cmp.Compare(key(a), key(b)) })
 	fmt.Printf("%d facts; sample of %d, seed %d\n\n", len(all), min(*n, len(all)), *seed)
 	for i, f := range all[:min(*n, len(all))] {
 		fmt.Printf("%d. [%s] %s: %s\n", i+1, f.kind, f.record, f.text)
