@@ -294,6 +294,12 @@ func (ix *index) returnedBy(places []place, e *extract.Error) (entries []errkb.E
 			}
 		}
 	}
+	reqs := map[*ssa.Function]requires{}
+	for fn, ps := range madeAll {
+		if len(ps) == 1 {
+			reqs[fn] = placeNeeds(ps[0], fn)
+		}
+	}
 	returned = len(queue) > 0
 	for len(queue) > 0 {
 		g := queue[0]
@@ -309,8 +315,13 @@ func (ix *index) returnedBy(places []place, e *extract.Error) (entries []errkb.E
 					continue // every place's guards are false for this call's constant arguments
 				}
 			}
+			req, ok := through(reqs[g], call, g)
+			if !ok {
+				continue // a constant argument fails a guard on the way
+			}
 			if rs := f.passes(call, results[g], target); rs != 0 {
 				results[caller], from[caller] = rs, step{site: call, callee: g, place: at}
+				reqs[caller] = req
 				queue = append(queue, caller)
 			}
 		}

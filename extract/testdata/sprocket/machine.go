@@ -141,3 +141,19 @@ func (m *Machine) inspect(strict bool) error {
 	}
 	return nil
 }
+
+// Label names the machine after its speed: never an empty name, so it
+// never returns ErrUnnamed.
+func (m *Machine) Label() error { return m.named(fmt.Sprintf("part-%d", m.speed)) }
+
+// Rename names the machine; an empty name is ErrUnnamed.
+func (m *Machine) Rename(name string) error { return m.named(name) }
+
+func (m *Machine) named(name string) error { return checkName(name) }
+
+func checkName(name string) error {
+	if name == "" {
+		return ErrUnnamed
+	}
+	return nil
+}
