@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -229,4 +230,26 @@ func nonEmpty(v ssa.Value) bool {
 		return nonEmpty(x.X) || nonEmpty(x.Y)
 	}
 	return false
+}
+
+// callNeeds are the needs the guards around a call put on its
+// function's parameters (if secure { mb.eraseMsg(...) }).
+func (ix *index) callNeeds(call *ssa.Call) requires {
+	at, ok := ix.prog.Where(call.Pos())
+	if !ok {
+		return nil
+	}
+	fi := ix.files[at.File]
+	if fi == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(fi.ast, call.Pos(), call.Pos())
+	if len(path) == 0 {
+		return nil
+	}
+	rev := make([]ast.Node, len(path))
+	for i, n := range path {
+		rev[len(path)-1-i] = n
+	}
+	return placeNeeds(place{file: fi, node: path[0], path: rev}, call.Parent())
 }

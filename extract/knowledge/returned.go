@@ -319,6 +319,9 @@ func (ix *index) returnedBy(places []place, e *extract.Error) (entries []errkb.E
 			if !ok {
 				continue // a constant argument fails a guard on the way
 			}
+			for k, n := range ix.callNeeds(call) {
+				req[k] = n // the guards around the call itself
+			}
 			if rs := f.passes(call, results[g], target); rs != 0 {
 				results[caller], from[caller] = rs, step{site: call, callee: g, place: at}
 				reqs[caller] = req

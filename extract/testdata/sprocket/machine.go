@@ -157,3 +157,21 @@ func checkName(name string) error {
 	}
 	return nil
 }
+
+// Erase removes the machine's parts and wipes them.
+func (m *Machine) Erase() error { return m.remove(true) }
+
+// Drop removes the machine's parts without wiping them: it never returns
+// the wipe's error.
+func (m *Machine) Drop() error { return m.remove(false) }
+
+func (m *Machine) remove(secure bool) error {
+	if secure {
+		if err := wipe(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func wipe() error { return errors.New("sprocket: the wipe failed") }
