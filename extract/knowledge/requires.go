@@ -163,15 +163,12 @@ func through(req requires, call *ssa.Call, callee *ssa.Function) (requires, bool
 		if j < 0 || j >= len(call.Call.Args) || k >= len(callee.Params) {
 			continue
 		}
-		switch a := call.Call.Args[j].(type) {
-		case *ssa.Parameter:
-			if i := indexOf(call.Parent().Params, a); i >= 0 {
-				out[i] = n
-			}
-		default:
-			if v, known := meets(a, n); known && !v {
-				return nil, false
-			}
+		param, fails := carrier(call.Call.Args[j], n, call.Parent(), 0)
+		if fails {
+			return nil, false
+		}
+		if param >= 0 {
+			out[param] = n
 		}
 	}
 	return out, true
@@ -252,4 +249,39 @@ func (ix *index) callNeeds(call *ssa.Call) requires {
 		rev[len(path)-1-i] = n
 	}
 	return placeNeeds(place{file: fi, node: path[0], path: rev}, call.Parent())
+}
+
+// carrier says how an argument can meet n: fails when it never can (a
+// constant, or a phi of values none of which can); param is the index of
+// the caller's one parameter it can meet n only through (a phi of the
+// parameter and constants that fail, secure = false on some path), else
+// -1, unknown.
+func carrier(v ssa.Value, n need, fn *ssa.Function, depth int) (param int, fails bool) {
+	switch a := v.(type) {
+	case *ssa.Parameter:
+		return indexOf(fn.Params, a), false
+	case *ssa.Phi:
+		if depth > 4 {
+			return -1, false
+		}
+		param, seen := -1, false
+		for _, e := range a.Edges {
+			p, f := carrier(e, n, fn, depth+1)
+			switch {
+			case f:
+				continue
+			case p < 0 || seen && p != param:
+				return -1, false // an edge that may meet n some other way
+			}
+			param, seen = p, true
+		}
+		if !seen {
+			return -1, true
+		}
+		return param, false
+	}
+	if ok, known := meets(v, n); known && !ok {
+		return -1, true
+	}
+	return -1, false
 }

@@ -166,6 +166,9 @@ func (m *Machine) Erase() error { return m.remove(true) }
 func (m *Machine) Drop() error { return m.remove(false) }
 
 func (m *Machine) remove(secure bool) error {
+	if m.speed < 0 {
+		secure = false // a phi of the parameter and false: only the parameter can make it true
+	}
 	if secure {
 		if err := wipe(); err != nil {
 			return err
