@@ -19,6 +19,10 @@ const (
 	needFalse
 	needEmpty
 	needNonEmpty
+	// needFromCaller: the value comes from the module's caller, through
+	// parameters all the way up (an option called where the graph sees no
+	// callee); a value the module builds itself fails it.
+	needFromCaller
 )
 
 // requires are the needs of a function's parameters, by their index in
@@ -77,7 +81,7 @@ func terms(e ast.Expr) []ast.Expr {
 }
 
 func opposite(n need) need {
-	return map[need]need{needTrue: needFalse, needFalse: needTrue, needEmpty: needNonEmpty, needNonEmpty: needEmpty}[n]
+	return map[need]need{needTrue: needFalse, needFalse: needTrue, needEmpty: needNonEmpty, needNonEmpty: needEmpty, needFromCaller: needFromCaller}[n]
 }
 
 // paramNeed reads one term that tests a parameter alone.
@@ -279,6 +283,9 @@ func carrier(v ssa.Value, n need, fn *ssa.Function, depth int) (param int, fails
 			return -1, true
 		}
 		return param, false
+	}
+	if n == needFromCaller {
+		return -1, true
 	}
 	if ok, known := meets(v, n); known && !ok {
 		return -1, true

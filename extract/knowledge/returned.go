@@ -30,7 +30,7 @@ type flow struct {
 	prog   *ssa.Program
 	// unseen are the calls the graph cannot see, by the function they
 	// may call (unseen.go).
-	unseen map[*ssa.Function][]*ssa.Call
+	unseen map[*ssa.Function][]unseenCall
 }
 
 // resultSet is a set of result indices, as bits.
@@ -304,7 +304,8 @@ func (ix *index) returnedBy(places []place, e *extract.Error) (entries []errkb.E
 	for len(queue) > 0 {
 		g := queue[0]
 		queue = queue[1:]
-		for _, call := range f.callers(g) {
+		for _, c := range f.callers(g) {
+			call := c.call
 			caller := call.Parent()
 			if _, seen := results[caller]; seen {
 				continue
@@ -321,6 +322,9 @@ func (ix *index) returnedBy(places []place, e *extract.Error) (entries []errkb.E
 			}
 			for k, n := range ix.callNeeds(call) {
 				req[k] = n // the guards around the call itself
+			}
+			if c.param >= 0 {
+				req[c.param] = needFromCaller // an option the module's caller passes
 			}
 			if rs := f.passes(call, results[g], target); rs != 0 {
 				results[caller], from[caller] = rs, step{site: call, callee: g, place: at}
@@ -341,13 +345,14 @@ func (ix *index) returnedBy(places []place, e *extract.Error) (entries []errkb.E
 	return entries, returned
 }
 
-// callers are the calls of g: the graph's, then the unseen ones.
-func (f *flow) callers(g *ssa.Function) []*ssa.Call {
-	var out []*ssa.Call
+// callers are the calls of g: the graph's (param -1), then the unseen
+// ones, with the parameter their value comes from.
+func (f *flow) callers(g *ssa.Function) []unseenCall {
+	var out []unseenCall
 	if node := f.graph.Nodes[g]; node != nil {
 		for _, e := range node.In {
 			if call, ok := e.Site.(*ssa.Call); ok {
-				out = append(out, call)
+				out = append(out, unseenCall{call, -1})
 			}
 		}
 	}

@@ -20,7 +20,7 @@ import (
 //     that implement the interface: no other module can implement it.
 //
 // The result maps each function to the calls that may call it.
-func (f *flow) unseenCalls(fns []*ssa.Function) map[*ssa.Function][]*ssa.Call {
+func (f *flow) unseenCalls(fns []*ssa.Function) map[*ssa.Function][]unseenCall {
 	optionsOf := map[*types.Named][]*ssa.Function{}
 	var named []*types.Named // the module's named types, for implementations
 	for _, fn := range fns {
@@ -57,15 +57,20 @@ func (f *flow) unseenCalls(fns []*ssa.Function) map[*ssa.Function][]*ssa.Call {
 			}
 		}
 	}
-	out := map[*ssa.Function][]*ssa.Call{}
+	out := map[*ssa.Function][]unseenCall{}
 	prog := f.prog
 	for _, fn := range fns {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(*ssa.Call)
-				if !ok || call.Call.StaticCallee() != nil || !fromParam(call.Call.Value) {
+				if !ok || call.Call.StaticCallee() != nil {
 					continue
 				}
+				param := fromParam(call.Call.Value)
+				if param == nil {
+					continue
+				}
+				k := indexOf(fn.Params, param)
 				if m := call.Call.Method; m != nil {
 					if m.Exported() {
 						continue
@@ -80,7 +85,7 @@ func (f *flow) unseenCalls(fns []*ssa.Function) map[*ssa.Function][]*ssa.Call {
 								continue
 							}
 							if impl := prog.LookupMethod(t, m.Pkg(), m.Name()); impl != nil && len(impl.Blocks) > 0 {
-								out[impl] = append(out[impl], call)
+								out[impl] = append(out[impl], unseenCall{call, k})
 							}
 							break
 						}
@@ -89,7 +94,7 @@ func (f *flow) unseenCalls(fns []*ssa.Function) map[*ssa.Function][]*ssa.Call {
 				}
 				if t, ok := types.Unalias(call.Call.Value.Type()).(*types.Named); ok {
 					for _, lit := range optionsOf[t] {
-						out[lit] = append(out[lit], call)
+						out[lit] = append(out[lit], unseenCall{call, k})
 					}
 				}
 			}
@@ -132,20 +137,27 @@ func dedupe(ns []*types.Named) []*types.Named {
 	return out
 }
 
-// fromParam reports a value read from a parameter of its function: the
+// unseenCall is a call the graph cannot see, and the parameter of the
+// calling function the value called comes from.
+type unseenCall struct {
+	call  *ssa.Call
+	param int
+}
+
+// fromParam is the parameter of its function a value is read from: the
 // parameter, an element of it (a range over opts ...Option), through
-// loads, conversions and phis.
-func fromParam(v ssa.Value) bool {
+// loads, conversions and phis; nil for any other value.
+func fromParam(v ssa.Value) *ssa.Parameter {
 	seen := map[ssa.Value]bool{}
-	var walk func(v ssa.Value, depth int) bool
-	walk = func(v ssa.Value, depth int) bool {
+	var walk func(v ssa.Value, depth int) *ssa.Parameter
+	walk = func(v ssa.Value, depth int) *ssa.Parameter {
 		if depth > 8 || seen[v] {
-			return false
+			return nil
 		}
 		seen[v] = true
 		switch x := v.(type) {
 		case *ssa.Parameter:
-			return true
+			return x
 		case *ssa.UnOp:
 			return walk(x.X, depth+1)
 		case *ssa.IndexAddr:
@@ -158,12 +170,12 @@ func fromParam(v ssa.Value) bool {
 			return walk(x.X, depth+1)
 		case *ssa.Phi:
 			for _, e := range x.Edges {
-				if walk(e, depth+1) {
-					return true
+				if p := walk(e, depth+1); p != nil {
+					return p
 				}
 			}
 		}
-		return false
+		return nil
 	}
 	return walk(v, 0)
 }

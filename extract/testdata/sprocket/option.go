@@ -28,3 +28,9 @@ func (m *Machine) Spin(opts ...Option) error {
 	}
 	return nil
 }
+
+// SpinOnce spins with an option it makes itself: WithTurns's error, which
+// only a caller's option can hold, never comes out of it.
+func (m *Machine) SpinOnce() error { return m.Spin(withNothing()) }
+
+func withNothing() Option { return func(*spin) error { return nil } }
