@@ -164,10 +164,14 @@ func through(req requires, call *ssa.Call, callee *ssa.Function) (requires, bool
 	}
 	for k, n := range req {
 		j := k - shift
-		if j < 0 || j >= len(call.Call.Args) || k >= len(callee.Params) {
+		if j >= len(call.Call.Args) || k >= len(callee.Params) {
 			continue
 		}
-		param, fails := carrier(call.Call.Args[j], n, call.Parent(), 0)
+		arg := call.Call.Value // an invoke's receiver
+		if j >= 0 {
+			arg = call.Call.Args[j]
+		}
+		param, fails := carrier(arg, n, call.Parent(), 0)
 		if fails {
 			return nil, false
 		}
@@ -261,6 +265,12 @@ func (ix *index) callNeeds(call *ssa.Call) requires {
 // parameter and constants that fail, secure = false on some path), else
 // -1, unknown.
 func carrier(v ssa.Value, n need, fn *ssa.Function, depth int) (param int, fails bool) {
+	if n == needFromCaller { // an element of the caller's options is the caller's too
+		if p := fromParam(v); p != nil && p.Parent() == fn {
+			return indexOf(fn.Params, p), false
+		}
+		return -1, true
+	}
 	switch a := v.(type) {
 	case *ssa.Parameter:
 		return indexOf(fn.Params, a), false
