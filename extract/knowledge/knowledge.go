@@ -20,6 +20,9 @@
 //	conditions.go the guards around each place
 //	settings.go   configuration fields the guards read, and the keys that set them
 //	returned.go   the exported functions the error flows out of, through SSA
+//	unseen.go     calls the call graph cannot see: options and unexported methods the caller supplies
+//	feasible.go   places a call's constant arguments rule out
+//	requires.go   guards on parameters, carried up each chain
 //	handled.go    the module's own checks for the error
 //	asserted.go   the module's tests that assert the error
 //	docs.go       doc comments that speak of the error
