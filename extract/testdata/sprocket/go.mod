@@ -1,0 +1,3 @@
+module example.com/acme/sprocket
+
+go 1.22
