@@ -21,7 +21,7 @@ func (ix *Index) findNamed(a *candidates) {
 	if i, ok := ix.t.Record(whole); ok {
 		a.get(i).id = true
 	}
-	for _, i := range ix.byCode(lex.NormalizeCode(whole)) {
+	for _, i := range ix.byCode(whole) {
 		a.get(i).code = 2
 	}
 	for _, i := range ix.t.ByClass(strings.ToLower(whole)) {
@@ -53,7 +53,7 @@ func (ix *Index) findNamed(a *candidates) {
 			// codes and classes: "internal" in a host name must not name
 			// the record whose class is "Internal".
 			if identLike(p) || qualified && p == name {
-				for _, i := range ix.byCode(lex.NormalizeCode(p)) {
+				for _, i := range ix.byCode(p) {
 					e := a.get(i)
 					e.code = max(e.code, 1)
 				}
@@ -97,7 +97,7 @@ func (ix *Index) findNamed(a *candidates) {
 	}
 	for _, k := range keyed {
 		k = strings.ToLower(strings.TrimSpace(k))
-		for _, i := range ix.byCode(lex.NormalizeCode(k)) {
+		for _, i := range ix.byCode(k) {
 			e := a.get(i)
 			e.code = max(e.code, 1)
 		}
@@ -155,9 +155,18 @@ func (ix *Index) nameByNumber(a *candidates, k string, rs []int32) bool {
 // else those that had it as an older name (an alias). A code that is one
 // record's own and another's old name names the first: the old name
 // moved on.
-func (ix *Index) byCode(code string) []int32 {
+//
+// An older name of one word does not count for a word in lower case:
+// older codes were SCREAMING_SNAKE or identifiers, and a plain word
+// ("consumer") is prose, not the old name of the record whose message
+// began with it.
+func (ix *Index) byCode(raw string) []int32 {
+	code := lex.NormalizeCode(raw)
 	if rs := ix.t.ByCode(code); len(rs) > 0 {
 		return rs
+	}
+	if !strings.Contains(code, "_") && strings.ToLower(raw) == raw {
+		return nil
 	}
 	return ix.t.ByAlias(code)
 }

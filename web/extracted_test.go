@@ -17,7 +17,7 @@ func TestExtractedRecordPage(t *testing.T) {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
 	d := doc(t, resp)
-	if got := strings.TrimSpace(d.Find("h1.code").Text()); got != "JS_BAD_REQUEST" {
+	if got := strings.TrimSpace(d.Find("h1.code").Text()); got != "server.JSBadRequestErr" { // the qualified name the code uses
 		t.Errorf("h1 = %q", got)
 	}
 	if got := d.Find(".message code").Text(); got != "bad request" {

@@ -140,7 +140,7 @@ func extractOne(ctx context.Context, src string, f extractFlags, stderr io.Write
 		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	if err := fillKnowledge(ctx, s, f, table, errs, recs, say); err != nil {
-		return fmt.Errorf("%s: %w", src, err)
+		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	licName, licText, spdx := extract.License(licenseDir(s))
 	prov := errkb.Provenance{Repo: o.Repo, Module: o.Module, Version: o.Version, Commit: o.Commit,
