@@ -73,6 +73,7 @@ func TestPasteSuites(t *testing.T) {
 		rows = append(rows, scorePaste(t, ix, p, "alone", queries[p], alone[p])...)
 	}
 	if *pasteOnly != "" {
+		logPasteTable(t, rows)
 		return
 	}
 	folders := make([]errkb.Folder, len(pasteProjects))
@@ -97,6 +98,11 @@ func TestPasteSuites(t *testing.T) {
 			t.Errorf("%s: %d confident answers change when all projects are loaded", p, changed)
 		}
 	}
+	logPasteTable(t, rows)
+}
+
+// logPasteTable logs the summary table, with -pastesuites.table.
+func logPasteTable(t *testing.T, rows []string) {
 	if *pasteTable {
 		t.Log("\n| project | loaded | half | queries | top-1 | lookup coverage | lookup precision |\n| --- | --- | --- | ---: | ---: | ---: | ---: |\n" + strings.Join(rows, "\n"))
 	}

@@ -231,7 +231,7 @@ func (g *gen) fragment(tmpl string) string {
 	for try := 0; try < 6; try++ {
 		n := 2 + g.rng.IntN(len(words)-2)
 		i := g.rng.IntN(len(words) - n + 1)
-		f := strings.Trim(strings.Join(words[i:i+n], " "), ":,.")
+		f := strings.Trim(strings.Join(words[i:i+n], " "), " :,.")
 		hits := 0
 		for _, m := range g.msgs {
 			if strings.Contains(m, strings.ToLower(f)) {
