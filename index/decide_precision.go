@@ -29,6 +29,9 @@ import (
 //     wrapping error (see wrappedByFound).
 //   - The text goes on from the message, across punctuation too, with the
 //     words another record's message has there (see extendedByAnother).
+//   - The message sits in a hole of a pattern too weak to answer itself
+//     (see insideWeak).
+//   - The text goes on from the message in the same clause (see goesOn).
 //   - The pattern's fixed words are few for its holes ("%s %s failed%s:
 //     %s (%v)", "json.Unmarshal(%v): %v"): the text fits it mostly
 //     through values, which any log line of the user's own may hold (see
@@ -41,7 +44,74 @@ func (ix *Index) unexplained(a *candidates, c *evidence, t1 int, byMessage bool,
 	return ix.explainedBetter(a, c, t1, byMessage, ranked) ||
 		ix.wrappedByFound(c, a.found) ||
 		byMessage && ix.extendedByAnother(c, a.u.segments, ranked) ||
-		t1 == tierPattern && ix.fewFixedWords(c)
+		t1 == tierPattern && ix.fewFixedWords(c) ||
+		byMessage && ix.insideWeak(c, a.u.segments, a.found) ||
+		byMessage && goesOn(c, a.u.raw, a.u.segments)
+}
+
+// goesOn reports whether the text goes on, in the same clause, from where
+// c's message, found in part of it, ends: a word follows after a space
+// ("no such file" in "open /x: no such file or directory"). c's message
+// is then the first words of a longer message the dataset may not hold,
+// not the error of the line. A key ("dir=/x") or a value after the
+// message is context, not more message. The text as pasted decides where
+// it holds the message: a line break (a panic's trace) ends the clause.
+func goesOn(c *evidence, raw string, segments []string) bool {
+	span := c.pattern.Text
+	if c.pattern.Whole || span == "" {
+		return false
+	}
+	if strings.Contains(raw, span) {
+		segments = []string{raw}
+	}
+	for _, seg := range segments {
+		for off := 0; ; {
+			i := strings.Index(seg[off:], span)
+			if i < 0 {
+				break
+			}
+			rest := seg[off+i+len(span):]
+			if wordFollows(rest) {
+				return true
+			}
+			off += i + 1
+		}
+	}
+	return false
+}
+
+// wordFollows reports whether rest starts with a space and a word of
+// letters that is no key.
+func wordFollows(rest string) bool {
+	if !strings.HasPrefix(rest, " ") {
+		return false
+	}
+	rest = rest[1:]
+	end := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(rest)
+	}
+	if end == 0 {
+		return false
+	}
+	return end == len(rest) || !strings.ContainsRune("=:[(", rune(rest[end]))
+}
+
+// insideWeak reports whether c's message sits in a hole of another
+// record's pattern, found as typed though with too few fixed letters to
+// be an answer itself ("rollback %s: %w" around "permission denied"): the
+// text may be that error wrapping c's, and c alone does not say which.
+func (ix *Index) insideWeak(c *evidence, segments []string, found map[int32]*evidence) bool {
+	inner := ix.ds.Records[c.rec]
+	for _, e := range found {
+		if e == c || e.pattern.Corrected || e.pattern.Weight < pattern.MinWholeWeight || !spansOver(e.pattern.Text, c.pattern.Text, segments) {
+			continue
+		}
+		if t, _ := e.tier(); t < tierPattern && !spellsOut(inner, ix.ds.Records[e.rec]) {
+			return true
+		}
+	}
+	return false
 }
 
 // decisiveTier is e's tier, leaving out a code that spells its own
