@@ -81,20 +81,17 @@ func goesOn(c *evidence, raw string, segments []string) bool {
 }
 
 // wordFollows reports whether rest starts with a space and a word of
-// letters that is no key.
+// letters: not a key ("query_id=9c1e", "dir:"), a call or a value with a
+// digit.
 func wordFollows(rest string) bool {
 	if !strings.HasPrefix(rest, " ") {
 		return false
 	}
-	rest = rest[1:]
-	end := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) })
-	if end < 0 {
-		end = len(rest)
-	}
-	if end == 0 {
+	tok, _, _ := strings.Cut(rest[1:], " ")
+	if tok == "" || !unicode.IsLetter([]rune(tok)[0]) {
 		return false
 	}
-	return end == len(rest) || !strings.ContainsRune("=:[(", rune(rest[end]))
+	return !strings.ContainsAny(tok, "=:[(_0123456789")
 }
 
 // insideWeak reports whether c's message sits in a hole of another
@@ -171,14 +168,17 @@ func (ix *Index) spellsOwnMessage(r *errkb.Record) bool {
 // holes and all, or of the whole text when no pattern found it. Words of
 // the line around the span (the user's own log context) count for
 // neither. A text that names c (its id, its code or class as the whole
-// text, a code or class in it) is c's whatever else it says. A message
-// found only after correcting typos, or a code a letter or two away, is a
-// guess, and so is the message beside a name several records share:
-// another record explaining as much is enough to leave it
-// ("strings.Readr.Seek: invalid whece" fits io's "Seek: invalid whence"
-// and strings' and bytes' longer messages).
+// text, a code or class in it, a code a letter or two away, a number
+// under a code's key in a short text) is c's whatever else it says; an
+// identifier of c's inside a longer message ("proto.Message") is not. A message found only
+// after correcting typos is a guess, and so is the message beside a name
+// several records share: another record explaining as much is enough to
+// leave it ("strings.Readr.Seek: invalid whece" fits io's "Seek: invalid
+// whence" and strings' and bytes' longer messages), when its message
+// holds the text c was found in.
 func (ix *Index) explainedBetter(a *candidates, c *evidence, tier int, byMessage bool, ranked []*evidence) bool {
-	if tier >= tierName && (c.id || c.code > 0 || c.class > 0) && (!byMessage || c.pattern.Weight == 0) {
+	named := c.id || c.code > 0 || c.class > 0 || c.keyedIdent && len(a.words) <= maxKeyedWords
+	if tier == tierNearCode || tier >= tierName && named && (!byMessage || c.pattern.Weight == 0) {
 		return false
 	}
 	in := a.words
@@ -193,17 +193,20 @@ func (ix *Index) explainedBetter(a *candidates, c *evidence, tier int, byMessage
 	}
 	mine := ix.wordsExplained(c.rec, idf)
 	margin := 1e-9
-	if tier == tierCorrected || tier == tierNearCode || tier == tierName && byMessage {
+	if tier == tierCorrected || tier == tierName && byMessage {
 		margin = -1e-9
 	}
 	msg := ix.ds.Records[c.rec].ErrorMessage
+	span := strings.ToLower(c.pattern.Text)
 	for _, e := range ranked {
-		if e == c || margin < 0 && ix.ds.Records[e.rec].ErrorMessage == msg {
+		other := ix.ds.Records[e.rec]
+		if e == c || margin < 0 && other.ErrorMessage == msg {
 			// A record with the very message is the same error seen
 			// from another place; the name tells them apart, or nothing.
 			continue
 		}
-		if ix.wordsExplained(e.rec, idf) > mine+margin {
+		we := ix.wordsExplained(e.rec, idf)
+		if we > mine+1e-9 || margin < 0 && we > mine+margin && (span == "" || strings.Contains(strings.ToLower(other.ErrorMessage), span)) {
 			return true
 		}
 	}
@@ -265,6 +268,10 @@ func (ix *Index) wrappedByFound(c *evidence, found map[int32]*evidence) bool {
 	}
 	return false
 }
+
+// maxKeyedWords is how many words a text may have besides a number under
+// a code's key, or an identifier only c uses, for that to name c.
+const maxKeyedWords = 3
 
 // lettersPerHole is how many fixed letters a pattern needs for each of
 // its holes to say, found in a text, that the text is its error.
