@@ -169,15 +169,16 @@ func (ix *Index) spellsOwnMessage(r *errkb.Record) bool {
 // the line around the span (the user's own log context) count for
 // neither. A text that names c (its id, its code or class as the whole
 // text, a code or class in it, a code a letter or two away, a number
-// under a code's key in a short text) is c's whatever else it says; an
-// identifier of c's inside a longer message ("proto.Message") is not. A message found only
+// in a short text, an identifier only c uses as the whole text) is c's
+// whatever else it says; such an identifier inside a longer message
+// ("proto.Message") is not. A message found only
 // after correcting typos is a guess, and so is the message beside a name
 // several records share: another record explaining as much is enough to
 // leave it ("strings.Readr.Seek: invalid whece" fits io's "Seek: invalid
 // whence" and strings' and bytes' longer messages), when its message
 // holds the text c was found in.
 func (ix *Index) explainedBetter(a *candidates, c *evidence, tier int, byMessage bool, ranked []*evidence) bool {
-	named := c.id || c.code > 0 || c.class > 0 || c.keyedIdent && len(a.words) <= maxKeyedWords
+	named := c.id || c.code > 0 || c.class > 0 || c.keyedIdent && namedByNumber(a)
 	if tier == tierNearCode || tier >= tierName && named && (!byMessage || c.pattern.Weight == 0) {
 		return false
 	}
@@ -252,6 +253,24 @@ func literalWords(tmpl string) []string {
 	return out
 }
 
+// namedByNumber reports whether the text is a number under a code's key,
+// or a short one with a number in it ("vendor code 7731"), or a single
+// word: then an identifier only one record has names it.
+func namedByNumber(a *candidates) bool {
+	if len(a.u.keyedNumbers) > 0 || len(a.words) <= 1 {
+		return true
+	}
+	if len(a.words) > 3 {
+		return false
+	}
+	for _, ch := range a.u.chunks {
+		if ch != "" && strings.Trim(ch, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
+
 // wrappedByFound reports whether a record that declares it wraps c had
 // its own pattern found as typed in the text: the text is that error, with
 // c's message inside it, whether or not its filled-in message was found
@@ -268,10 +287,6 @@ func (ix *Index) wrappedByFound(c *evidence, found map[int32]*evidence) bool {
 	}
 	return false
 }
-
-// maxKeyedWords is how many words a text may have besides a number under
-// a code's key, or an identifier only c uses, for that to name c.
-const maxKeyedWords = 3
 
 // lettersPerHole is how many fixed letters a pattern needs for each of
 // its holes to say, found in a text, that the text is its error.
