@@ -33,13 +33,13 @@ func init() {
 var pasteProjects = []string{"grpc", "pgx", "redis", "std", "nats"}
 
 // pasteFloors are the bars each project's halves clear, alone and
-// together, set at what is measured (docs/relevance.md): lookup precision first, then top-1 and lookup coverage; and
-// dropped, the share of the project's confident answers alone that may
-// become no confident answer with every project loaded (records of
-// several projects then fit the text, and the lookup says so; none may
-// change to another record); and moved, how many confident answers
-// alone may become another record together, 0 but for one held-out NATS
-// query that is scored and not read.
+// together, set at what is measured (docs/relevance.md): lookup
+// precision first, then top-1 and lookup coverage; dropped, the share of
+// the project's confident answers alone that may become no confident
+// answer with every project loaded (records of several projects then fit
+// the text, and the lookup says so); and moved, how many confident
+// answers alone may become another record together: 0 but for one
+// held-out NATS query, which is scored and not read.
 var pasteFloors = map[string]struct {
 	precision, top1, coverage, dropped float64
 	moved                              int
