@@ -49,8 +49,13 @@ func (ix *Index) unexplained(a *candidates, c *evidence, t1 int, byMessage bool,
 		byMessage && goesOn(c, a.u.raw, a.u.segments)
 }
 
+// shortMessage is how many fixed letters make a message long enough to
+// be the error of a line that goes on after it ("timed out flushing
+// widgets to disk after 30s").
+const shortMessage = 20
+
 // goesOn reports whether the text goes on, in the same clause, from where
-// c's message, found in part of it, ends: a word follows after a space
+// c's message, short or found without its own prefix, ends: a word follows after a space
 // ("no such file" in "open /x: no such file or directory"). c's message
 // is then the first words of a longer message the dataset may not hold,
 // not the error of the line. A key ("dir=/x") or a value after the
@@ -58,7 +63,7 @@ func (ix *Index) unexplained(a *candidates, c *evidence, t1 int, byMessage bool,
 // it holds the message: a line break (a panic's trace) ends the clause.
 func goesOn(c *evidence, raw string, segments []string) bool {
 	span := c.pattern.Text
-	if c.pattern.Whole || span == "" {
+	if c.pattern.Whole || span == "" || !c.pattern.Stripped && c.pattern.Weight >= shortMessage {
 		return false
 	}
 	if strings.Contains(raw, span) {
@@ -95,16 +100,17 @@ func wordFollows(rest string) bool {
 }
 
 // insideWeak reports whether c's message sits in a hole of another
-// record's pattern, found as typed though with too few fixed letters to
-// be an answer itself ("rollback %s: %w" around "permission denied"): the
-// text may be that error wrapping c's, and c alone does not say which.
+// record's pattern found as typed, though with too few fixed letters to
+// be an answer itself ("rollback %s: %w" around "permission denied") or
+// found beside a code that only spells its message: the text may be that
+// error wrapping c's, and c alone does not say which.
 func (ix *Index) insideWeak(c *evidence, segments []string, found map[int32]*evidence) bool {
 	inner := ix.ds.Records[c.rec]
 	for _, e := range found {
 		if e == c || e.pattern.Corrected || e.pattern.Weight < pattern.MinWholeWeight || !spansOver(e.pattern.Text, c.pattern.Text, segments) {
 			continue
 		}
-		if t, _ := e.tier(); t < tierPattern && !spellsOut(inner, ix.ds.Records[e.rec]) {
+		if !spellsOut(inner, ix.ds.Records[e.rec]) {
 			return true
 		}
 	}
