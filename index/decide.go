@@ -16,7 +16,7 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 		return nil, ""
 	}
 	c := ranked[0]
-	t1, s1 := c.tier()
+	t1, s1 := ix.decisiveTier(a, c)
 	if t1 < tierCorrected {
 		return nil, ""
 	}
@@ -27,7 +27,7 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 		if e == c {
 			continue
 		}
-		t, s := e.tier()
+		t, s := ix.decisiveTier(a, e)
 		switch {
 		case t > t1, t == t1 && s > s1:
 			return nil, ""
@@ -48,6 +48,9 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 		}
 	}
 	if byMessage && !c.errCode && (ix.insideAnother(c, a.u.segments, a.found) || !c.pattern.Whole && ix.heldAround(c, a.u.segments, ranked)) {
+		return nil, ""
+	}
+	if ix.unexplained(a, c, t1, byMessage, ranked) { // decide_precision.go
 		return nil, ""
 	}
 	reason := c.reason(t1)

@@ -120,6 +120,14 @@ func (ix *Index) heldAround(c *evidence, segments []string, ranked []*evidence) 
 			return true
 		}
 	}
+	// A record that declares it wraps this one explains the text around
+	// it, however few its own words are, and whether or not the text
+	// search found it.
+	for _, id := range inner.WrappedBy {
+		if outer, ok := ix.ds.ByID(id); ok && outer != inner && continuedBy(before, after, outer, inner) {
+			return true
+		}
+	}
 	return false
 }
 

@@ -148,6 +148,12 @@ func checkRelevance(t *testing.T, ix *Index, qs []labelled) {
 // wrong even when it is the wanted record; otherwise a match is right when
 // it is the wanted record.
 func scoreRelevance(t testing.TB, ix *Index, qs []labelled, strictLookup bool) (map[string]*kindStats, kindStats, []string) {
+	return scoreRelevanceInto(t, ix, qs, strictLookup, nil)
+}
+
+// scoreRelevanceInto is scoreRelevance that also records, when matched is
+// not nil, the id each query's lookup matched ("" when none).
+func scoreRelevanceInto(t testing.TB, ix *Index, qs []labelled, strictLookup bool, matched map[string]string) (map[string]*kindStats, kindStats, []string) {
 	ctx := context.Background()
 	stats := map[string]*kindStats{}
 	var misses []string
@@ -182,6 +188,12 @@ func scoreRelevance(t testing.TB, ix *Index, qs []labelled, strictLookup bool) (
 		}
 		if q.Lookup {
 			s.lookups = 1
+		}
+		if matched != nil {
+			matched[q.Q] = ""
+			if lr.Match != nil {
+				matched[q.Q] = lr.Match.ID
+			}
 		}
 		if lr.Match != nil {
 			s.matches = 1
