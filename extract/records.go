@@ -112,7 +112,10 @@ func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, er
 		SchemaVersion:   2,
 		GoPackage:       e.Package,
 	}
-	if old := DerivedCode(e, slug); old != r.ErrorCode {
+	// The code earlier versions derived is kept as an alias, so links and
+	// scripts that used it still resolve. Log lines and protocol strings
+	// were never records before: they have no earlier code.
+	if old := DerivedCode(e, slug); old != r.ErrorCode && e.Kind != Log && e.Kind != Protocol {
 		r.Aliases = []string{old}
 	}
 	if e.HTTPStatus > 0 {

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -156,19 +157,26 @@ func (ix *Index) nameByNumber(a *candidates, k string, rs []int32) bool {
 // record's own and another's old name names the first: the old name
 // moved on.
 //
-// An older name of one word does not count for a word in lower case:
-// older codes were SCREAMING_SNAKE or identifiers, and a plain word
-// ("consumer") is prose, not the old name of the record whose message
-// began with it.
+// An older name counts only written as a code: with an underscore or a
+// hyphen (JS_CONSUMER_OFFLINE, a slug), or one word exactly as the alias
+// spells it. Older codes were derived from messages, so "invalid value"
+// or the word "JetStream" in a log line is prose that happens to spell
+// one, not a name the reader gave.
 func (ix *Index) byCode(raw string) []int32 {
 	code := lex.NormalizeCode(raw)
 	if rs := ix.t.ByCode(code); len(rs) > 0 {
 		return rs
 	}
-	if !strings.Contains(code, "_") && strings.ToLower(raw) == raw {
-		return nil
+	if strings.ContainsAny(raw, " \t") {
+		return nil // words, not a code: "invalid value" is a message
 	}
-	return ix.t.ByAlias(code)
+	rs := ix.t.ByAlias(code)
+	if strings.ContainsAny(raw, "_-") {
+		return rs
+	}
+	return slices.DeleteFunc(slices.Clone(rs), func(i int32) bool {
+		return !slices.Contains(ix.ds.Records[i].Aliases, raw)
+	})
 }
 
 // maxSharedCode is how many records a code number may name before it is

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -211,7 +212,7 @@ func (s *Server) recordPage(c echo.Context) error {
 		// can paste, taken from the host the page was asked on (the
 		// response cache keys on the host then).
 		v.StableURL = s.absBase(c) + recordURL(r)
-		v.LookupURL = s.absBase(c) + siteurl.Lookup(r.ErrorCode)
+		v.LookupURL = s.absBase(c) + siteurl.Lookup(cmp.Or(r.ErrorCode, r.ErrorMessage))
 	}
 	return s.render(c, http.StatusOK, templates.Record(*v))
 }

@@ -378,3 +378,17 @@ func TestHead(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordPageWithoutCodeLinksItsMessage: an error made in a function
+// has no code of its own, so the page's lookup link asks for its message.
+func TestRecordPageWithoutCodeLinksItsMessage(t *testing.T) {
+	s := newTestServer(t, Config{}) // the embedded dataset
+	resp := fetch(t, s, "/errors/nats-io/nats-server/qos-2-is-disabled-for-publish")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	got := doc(t, resp).Find(".lookup-url").Text()
+	if want := "/lookup?q=QoS%3D2+is+disabled+for+PUBLISH+messages"; !strings.HasSuffix(got, want) {
+		t.Errorf("lookup link %q, want it to end %q", got, want)
+	}
+}

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"cmp"
+	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -102,6 +103,7 @@ func (f *flow) funcsAt(rel string, pos token.Pos) []*ssa.Function {
 			best = append(best, fn)
 		}
 	}
+	slices.SortFunc(best, func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
 	return best
 }
 
@@ -356,7 +358,20 @@ func (f *flow) callers(g *ssa.Function) []unseenCall {
 			}
 		}
 	}
-	return append(out, f.unseen[g]...)
+	out = append(out, f.unseen[g]...)
+	// The graph's edges come in no fixed order; the first caller found is
+	// the chain written, so they are taken in source order.
+	slices.SortStableFunc(out, func(a, b unseenCall) int {
+		return cmp.Or(strings.Compare(callKey(a.call), callKey(b.call)), cmp.Compare(a.param, b.param))
+	})
+	return out
+}
+
+// callKey orders calls by where they are written: file, line, column and
+// the function holding them.
+func callKey(c *ssa.Call) string {
+	p := c.Parent().Prog.Fset.Position(c.Pos())
+	return fmt.Sprintf("%s:%09d:%06d:%s", p.Filename, p.Line, p.Column, c.Parent().String())
 }
 
 // passes is the set of the caller's results that call's results in want
