@@ -341,10 +341,24 @@ func (ix *index) returnedBy(places []place, e *extract.Error) (entries []errkb.E
 		}
 	}
 	slices.SortFunc(entries, func(a, b errkb.Entry) int {
-		return cmp.Or(cmp.Compare(len(a.Chain), len(b.Chain)), strings.Compare(a.Package, b.Package), strings.Compare(a.Function, b.Function))
+		return cmp.Or(cmp.Compare(len(a.Chain), len(b.Chain)), strings.Compare(a.Package, b.Package), strings.Compare(a.Function, b.Function),
+			compareChains(a.Chain, b.Chain))
 	})
 	entries = slices.CompactFunc(entries, func(a, b errkb.Entry) bool { return a.Package == b.Package && a.Function == b.Function })
 	return entries, returned
+}
+
+// compareChains orders two chains of one length by their places, so that
+// of two chains from one entry (an interface method two types implement)
+// the same one is kept on every run.
+func compareChains(a, b []errkb.CallSite) int {
+	for i := range min(len(a), len(b)) {
+		if c := cmp.Or(strings.Compare(a[i].FilePath, b[i].FilePath), cmp.Compare(a[i].LineNumber, b[i].LineNumber),
+			strings.Compare(a[i].Function, b[i].Function)); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
 }
 
 // callers are the calls of g: the graph's (param -1), then the unseen
