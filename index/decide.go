@@ -50,7 +50,9 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 	if byMessage && !c.errCode && (ix.insideAnother(c, a.u.segments, a.found) || !c.pattern.Whole && ix.heldAround(c, a.u.segments, ranked)) {
 		return nil, ""
 	}
-	if ix.unexplained(a, c, t1, byMessage, ranked) { // decide_precision.go
+	// The record's own err_code, keyed as a client prints it, names the
+	// error whatever else the description fits (faces.go).
+	if !c.errCode && ix.unexplained(a, c, t1, byMessage, ranked) { // decide_precision.go
 		return nil, ""
 	}
 	reason := c.reason(t1)
