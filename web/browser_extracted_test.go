@@ -28,7 +28,7 @@ func (b *bt) extractedPage(t *testing.T) {
 	defer srv.Close()
 	tb := b.newTab(t)
 	tb.do(t, chromedp.EmulateViewport(1280, 2000), chromedp.Navigate(srv.URL+path), waitFor("#raised"))
-	if h1 := eval[string](t, tb, `document.querySelector("h1").textContent`); h1 != "JS_BAD_REQUEST" {
+	if h1 := eval[string](t, tb, `document.querySelector("h1").textContent`); h1 != "server.JSBadRequestErr" { // the qualified name the code uses
 		t.Errorf("h1 = %q", h1)
 	}
 	if facts := eval[string](t, tb, `document.querySelector("dl.facts").innerText`); !containsAll(facts, "400", "10003") {
