@@ -110,5 +110,8 @@ extracted:
 # binary so that serving it copies them instead of building them at every
 # start. Rebuild after changing dataset/, the index mapping, document() or
 # the lookup tables; TestPrebuiltIndexIsCurrent fails while they are stale.
+# The binary embeds prebuilt/records.*: empty ones let it compile when they
+# are missing (an empty snapshot is never used).
 prebuilt:
+	mkdir -p prebuilt && touch prebuilt/records.idx prebuilt/records.bin
 	go run ./cmd/prebuild -out prebuilt

@@ -62,18 +62,29 @@ func (s *Server) related(ctx context.Context, r *errkb.Record, limit int) []temp
 		c.similar = true
 		c.score += 2 - 0.15*float64(i) // search's order: best match first
 	}
-	list := make([]*candidate, 0, len(cands))
+	// The best limit of them, in order. A tag shared by hundreds of
+	// records (the standard library's "net") brings that many candidates:
+	// keeping the best few is linear, sorting them all was a tenth of a
+	// page's render.
+	better := func(a, b *candidate) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(a.rec.Repo, b.rec.Repo), strings.Compare(a.rec.Slug, b.rec.Slug))
+	}
+	list := make([]*candidate, 0, limit+1)
 	for _, c := range cands {
 		if c.sameRepo && len(c.tags) > 0 {
 			c.score += 0.5
 		}
-		list = append(list, c)
+		if len(list) == limit && (limit == 0 || better(c, list[limit-1]) >= 0) {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(list, c, better)
+		list = slices.Insert(list, i, c)
+		if len(list) > limit {
+			list = list[:limit]
+		}
 	}
-	slices.SortFunc(list, func(a, b *candidate) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(a.rec.Repo, b.rec.Repo), strings.Compare(a.rec.Slug, b.rec.Slug))
-	})
 	var items []templates.RecordItem
-	for _, c := range list[:min(limit, len(list))] {
+	for _, c := range list {
 		it := recordItem(c.rec, nil)
 		it.Note = c.note()
 		items = append(items, it)

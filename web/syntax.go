@@ -39,7 +39,14 @@ func (lx *lexers) forFile(filePath string) chroma.Lexer {
 		return nil
 	}
 	base := path.Base(filePath)
-	return lx.lookup("file:"+base, func() chroma.Lexer { return chromalexers.Match(base) })
+	// Go files, nearly every record's, share one entry: the standard
+	// library alone has thousands of file names, each a miss that tried
+	// every glob. No lexer claims a name ending in .go but Go's "*.go".
+	key := "file:" + base
+	if strings.HasSuffix(base, ".go") {
+		key = "file:*.go"
+	}
+	return lx.lookup(key, func() chroma.Lexer { return chromalexers.Match(base) })
 }
 
 // named picks a lexer from a fenced code block's info string ("go",

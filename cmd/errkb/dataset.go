@@ -58,15 +58,22 @@ func folders(paths []string) ([]errkb.Folder, error) {
 // loadDataset loads the datasets. With skipInvalid, bad records are logged
 // and left out; without it, any problem is an error listing them all. A
 // non-empty spillDir moves the records' text out of the heap (see
-// internal/store); the embedded dataset is small and stays where it is.
-// fromSnapshot says whether the records came from the snapshot an earlier
-// start saved in spillDir.
+// internal/store). The embedded dataset is read from the snapshot shipped
+// with it, whose bytes are the binary's own, and parsed only when that
+// snapshot is not of these files. fromSnapshot says whether the records
+// came from a snapshot, shipped or saved in spillDir by an earlier start.
 func loadDataset(paths []string, skipInvalid bool, spillDir string, log *slog.Logger) (ds *errkb.Dataset, fromSnapshot bool, err error) {
 	dirs, err := folders(paths)
 	if err != nil {
 		return nil, false, err
 	}
 	if len(paths) == 0 {
+		idx, data := errkb.EmbeddedSnapshot()
+		ds, err := store.OpenShipped(idx, data, dirs...)
+		if err == nil {
+			return ds, true, nil
+		}
+		log.Warn("shipped snapshot not used; parsing the embedded dataset", "err", err)
 		spillDir = ""
 	}
 	ds, report, err := load(spillDir, dirs)

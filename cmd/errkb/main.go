@@ -10,14 +10,41 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	stopProfile := cpuProfile(os.Getenv("ERRKB_CPUPROFILE"))
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	stopProfile()
 	stop()
 	os.Exit(code)
+}
+
+// cpuProfile writes a CPU profile of the whole run to path, when one is
+// given (ERRKB_CPUPROFILE), so start-up and one-shot commands such as
+// lookup can be profiled as users run them. It returns the function that
+// ends the profile.
+func cpuProfile(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "errkb: ERRKB_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintf(os.Stderr, "errkb: ERRKB_CPUPROFILE: %v\n", err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 const usage = `errkb: a searchable knowledge base of software errors

@@ -167,12 +167,16 @@ func TestHostFlags(t *testing.T) {
 
 // TestServeEmbeddedCopiesThePrebuiltIndex starts errkb on the embedded
 // dataset with no --index-dir, as `go run ./cmd/errkb` does: the index
-// shipped in the binary must be copied, not built, and answer searches.
+// shipped in the binary must be copied, not built, the records read from
+// the snapshot shipped beside it, not parsed, and searches answered.
 func TestServeEmbeddedCopiesThePrebuiltIndex(t *testing.T) {
 	base, log, stop := startServe(t)
 	defer stop()
 	if !strings.Contains(log.String(), "prebuilt index copied") || strings.Contains(log.String(), "building") {
 		t.Fatalf("the embedded dataset's prebuilt index was not used:\n%s", log.String())
+	}
+	if !strings.Contains(log.String(), "from_snapshot=true") || strings.Contains(log.String(), "shipped snapshot not used") {
+		t.Fatalf("the embedded dataset's records were parsed, not read from the shipped snapshot:\n%s", log.String())
 	}
 	res, err := http.Get(base + "/api/v1/search?q=stream+not+found&limit=1")
 	if err != nil {

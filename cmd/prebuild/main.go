@@ -1,7 +1,8 @@
 // Command prebuild writes the search index and lookup tables of the
-// embedded dataset into prebuilt/, which the binary embeds so that
+// embedded dataset into prebuilt/, with the snapshot of its records
+// (internal/store's SaveShipped), which the binary embeds so that
 // `errkb serve` on the embedded dataset copies them instead of building
-// them on every start:
+// them, and reads the records without parsing JSON, on every start:
 //
 //	go run ./cmd/prebuild [-out prebuilt]
 //
@@ -21,6 +22,7 @@ import (
 
 	"github.com/errkb/errkb"
 	"github.com/errkb/errkb/index"
+	"github.com/errkb/errkb/internal/store"
 )
 
 func main() {
@@ -62,6 +64,11 @@ func run(out string) error {
 		}
 		return os.Chmod(p, 0o644)
 	}); err != nil {
+		return err
+	}
+	// The records' snapshot goes beside the index, so that a start reads
+	// neither JSON nor index files it has to build.
+	if err := store.SaveShipped(built, errkb.Embedded()); err != nil {
 		return err
 	}
 	if err := os.RemoveAll(out); err != nil {

@@ -62,7 +62,16 @@ func listFiles(folders []errkb.Folder) ([]datasetFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := []datasetFile{{open: func() (io.ReadCloser, error) { return os.Open(exe) }, stat: statOf(info)}}
+	files, err := listFolderFiles(folders)
+	if err != nil {
+		return nil, err
+	}
+	return append([]datasetFile{{open: func() (io.ReadCloser, error) { return os.Open(exe) }, stat: statOf(info)}}, files...), nil
+}
+
+// listFolderFiles lists the folders' files with their stat.
+func listFolderFiles(folders []errkb.Folder) ([]datasetFile, error) {
+	var files []datasetFile
 	for _, f := range folders {
 		names, err := f.Files()
 		if err != nil {

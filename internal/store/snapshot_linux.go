@@ -157,13 +157,18 @@ func offsetOrder(offs []uint64) []int {
 // decodeRecords makes count records of the entries, pointing into mem,
 // with their blobs' offsets.
 func decodeRecords(mem []byte, entries []byte, count uint64) ([]*errkb.Record, []uint64, error) {
+	d := decoder{mem: mem, heapShort: true}
+	return d.decodeAll(entries, count)
+}
+
+// decodeAll makes count records of the entries, with their blobs' offsets.
+func (d *decoder) decodeAll(entries []byte, count uint64) ([]*errkb.Record, []uint64, error) {
 	if count > uint64(len(entries)) {
 		return nil, nil, errEntry
 	}
 	recs := make([]errkb.Record, count)
 	ptrs := make([]*errkb.Record, count)
 	offs := make([]uint64, count)
-	d := decoder{mem: mem, heapShort: true}
 	var err error
 	for i := range recs {
 		if entries, offs[i], err = d.decode(&recs[i], entries); err != nil {

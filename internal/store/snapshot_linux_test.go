@@ -27,13 +27,37 @@ func sameRecords(t *testing.T, got, want *errkb.Dataset) {
 		// Raw JSON held in any form reads the same as the plain bytes.
 		g.HoldRaw(g.RawJSON(), nil)
 		w.HoldRaw(w.RawJSON(), nil)
-		for _, l := range []*[]string{&g.Solutions, &g.PreventionTips, &g.Tags, &w.Solutions, &w.PreventionTips, &w.Tags} {
-			if len(*l) == 0 {
-				*l = nil
-			}
-		}
+		emptyListsNil(reflect.ValueOf(&g).Elem())
+		emptyListsNil(reflect.ValueOf(&w).Elem())
 		if !reflect.DeepEqual(g, w) {
 			t.Fatalf("record %s differs:\ngot  %+v\nwant %+v", w.ID, g, w)
+		}
+	}
+}
+
+// emptyListsNil sets every empty list reachable from v, a settable
+// value, to nil.
+func emptyListsNil(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Slice:
+		if v.Len() == 0 {
+			if v.CanSet() {
+				v.Set(reflect.Zero(v.Type()))
+			}
+			return
+		}
+		for i := range v.Len() {
+			emptyListsNil(v.Index(i))
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			emptyListsNil(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				emptyListsNil(f)
+			}
 		}
 	}
 }

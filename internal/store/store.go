@@ -29,6 +29,13 @@ import (
 	"github.com/errkb/errkb"
 )
 
+// The shipped snapshot's files, written by SaveShipped (see
+// shipped_linux.go) into prebuilt/ and embedded in the binary.
+const (
+	ShippedIndexFile = "records.idx"
+	ShippedDataFile  = "records.bin"
+)
+
 // Report says how Load held a dataset's records.
 type Report struct {
 	// FromSnapshot is set when the records were read from the snapshot
