@@ -59,6 +59,7 @@ var knownFields = []field[Record]{
 	strs("aliases", 0, func(r *Record) *[]string { return &r.Aliases }),
 	flag("internal", 0, func(r *Record) *bool { return &r.Internal }),
 	str("surface", shared, func(r *Record) *string { return &r.Surface }),
+	objs("closes", 0, "closing", func(r *Record) *[]Closing { return &r.Closes }, closingFields),
 	objs("faces", 0, "face", func(r *Record) *[]Face { return &r.Faces }, faceFields),
 	objs("conditions", 0, "condition", func(r *Record) *[]Condition { return &r.Conditions }, conditionFields),
 	objs("returnedBy", 0, "entry", func(r *Record) *[]Entry { return &r.ReturnedBy }, entryFields),
@@ -87,6 +88,14 @@ var placeFields = []field[Place]{
 	str("filePath", bulk, func(p *Place) *string { return &p.FilePath }),
 	num("lineNumber", 0, func(p *Place) *int { return &p.LineNumber }),
 	str("githubUrl", bulk, func(p *Place) *string { return &p.GithubURL }),
+}
+
+var closingFields = []field[Closing]{
+	str("call", shared, func(c *Closing) *string { return &c.Call }),
+	str("function", bulk, func(c *Closing) *string { return &c.Function }),
+	str("filePath", bulk, func(c *Closing) *string { return &c.FilePath }),
+	num("lineNumber", 0, func(c *Closing) *int { return &c.LineNumber }),
+	str("githubUrl", bulk, func(c *Closing) *string { return &c.GithubURL }),
 }
 
 var faceFields = []field[Face]{

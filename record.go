@@ -60,7 +60,10 @@ type Record struct {
 	Aliases       []string `json:"aliases,omitempty"`
 	Internal      bool     `json:"internal,omitempty"`
 	Surface       string   `json:"surface,omitempty"`
-	Faces         []Face   `json:"faces,omitempty"`
+	// Closes are where the code closes the connection right after it
+	// logs or sends the error, so the page can say the client is dropped.
+	Closes []Closing `json:"closes,omitempty"`
+	Faces  []Face    `json:"faces,omitempty"`
 
 	// Knowledge derived from the code, each fact with its line: when the
 	// error happens, which exported functions pass it on, where the
@@ -154,6 +157,16 @@ type Face struct {
 	Package    string `json:"package"`  // the other record's Go package
 	Name       string `json:"name"`     // its qualified name, or its message
 	Relation   string `json:"relation"` // what joins them: "err_code 10059", "same message"
+	FilePath   string `json:"filePath"`
+	LineNumber int    `json:"lineNumber"`
+	GithubURL  string `json:"githubUrl"`
+}
+
+// Closing is a call that closes the connection right after the error is
+// logged or sent: the function called and where the call is.
+type Closing struct {
+	Call       string `json:"call"`     // "(*client).closeConnection"
+	Function   string `json:"function"` // the function the call is in
 	FilePath   string `json:"filePath"`
 	LineNumber int    `json:"lineNumber"`
 	GithubURL  string `json:"githubUrl"`

@@ -155,6 +155,11 @@ func reachPart(r *errkb.Record) Section {
 		}
 		entries = append(entries, it)
 	}
+	for _, c := range r.Closes {
+		it := fact(ClosesWords, c.Call, c.FilePath, c.LineNumber, c.GithubURL)
+		it.Steps = []Fact{{Words: "in", Lit: c.Function}}
+		entries = append(entries, it)
+	}
 	return Section{ID: "returned-by", Title: "How it reaches you", Facts: entries}
 }
 
@@ -219,6 +224,24 @@ func historyPart(r *errkb.Record) Section {
 	}
 	if h.RemovedIn != "" {
 		p.Facts = append(p.Facts, Fact{Words: "Removed in", Lit: h.RemovedIn})
+	}
+	return p
+}
+
+// differsPart shows, for a curated record merged with its extracted twin,
+// each fact the record states otherwise than the code at the version the
+// extractor read: both values, and the line the code's comes from.
+func differsPart(r *errkb.Record) Section {
+	p := Section{ID: "differs", Title: DiffersTitle}
+	if r.Extracted == nil || len(r.Extracted.Differs) == 0 {
+		return p
+	}
+	v := r.Extracted.Version
+	p.Intro = "This record was written by hand against another version of the code. At " + v + " the code reads otherwise:"
+	for _, d := range r.Extracted.Differs {
+		it := Fact{Words: d.Field + ", as written:", Lit: d.Curated}
+		it.Steps = []Fact{{Words: "at " + v + ":", Lit: d.Extracted, URL: d.GithubURL}}
+		p.Facts = append(p.Facts, it)
 	}
 	return p
 }

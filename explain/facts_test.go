@@ -169,3 +169,30 @@ func TestDedent(t *testing.T) {
 		}
 	}
 }
+
+// TestClosesAndDiffers: a logged error after which the code closes the
+// connection says the client is dropped and links the call, in every
+// format; a curated record whose code moved shows both places.
+func TestClosesAndDiffers(t *testing.T) {
+	r := errkbtest.Record()
+	r.Surface = errkb.SurfaceLog
+	r.Closes = []errkb.Closing{{Call: "(*client).closeConnection", Function: "(*client).readLoop", FilePath: "server/client.go", LineNumber: 1645,
+		GithubURL: "https://github.com/acme-labs/gizmo/blob/v1.2.0/server/client.go#L1645"}}
+	r.Extracted = &errkb.Extracted{Version: "v1.2.0", Differs: []errkb.Difference{{Field: "location", Curated: "gizmo.go line 10",
+		Extracted: "gizmo_errors.go line 99", GithubURL: "https://github.com/acme-labs/gizmo/blob/v1.2.0/gizmo_errors.go#L99"}}}
+	text, md := render(t, r)
+	md = regexp.MustCompile(`\\([[:punct:]])`).ReplaceAllString(md, "$1")
+	for name, out := range map[string]string{"text": text, "markdown": md} {
+		for _, want := range []string{"closes the connection: the client is dropped", ClosesWords, "(*client).closeConnection",
+			"server/client.go:1645", r.Closes[0].GithubURL, DiffersTitle, "gizmo.go line 10", "gizmo_errors.go line 99",
+			r.Extracted.Differs[0].GithubURL, "At v1.2.0 the code reads otherwise"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q", name, want)
+			}
+		}
+	}
+	r.Closes = nil
+	if s := Surface(r); strings.Contains(s, "closes") {
+		t.Errorf("without a closing call the surface says %q", s)
+	}
+}

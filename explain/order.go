@@ -37,6 +37,7 @@ func Sections(r *errkb.Record) []Section {
 		docsPart(r),
 		historyPart(r),
 		raisedPart(r),
+		differsPart(r),
 	)
 	out := ps[:0]
 	for _, p := range ps {

@@ -33,9 +33,28 @@ var surfaceSentences = map[string]string{
 	errkb.SurfaceStartup:  "Refuses to start: reported while the configuration is read or the server starts.",
 }
 
+// closedSentences replace surfaceSentences when the code closes the
+// connection right after it logs or sends the error (Record.Closes).
+var closedSentences = map[string]string{
+	errkb.SurfaceLog:      "The server writes this to its log and closes the connection: the client is dropped, and no caller receives it as an error value.",
+	errkb.SurfaceProtocol: "Sent to the client over the wire, then the server closes the connection; the client receives it as an error.",
+}
+
+// DiffersTitle heads what a curated record states otherwise than the code.
+const DiffersTitle = "Where the code differs"
+
+// ClosesWords introduce the call that closes the connection after the
+// error (Record.Closes).
+const ClosesWords = "Then closes the connection:"
+
 // Surface is the sentence for r's surface, "" when the record has none
 // (or one this version does not know).
-func Surface(r *errkb.Record) string { return surfaceSentences[r.Surface] }
+func Surface(r *errkb.Record) string {
+	if s, ok := closedSentences[r.Surface]; ok && len(r.Closes) > 0 {
+		return s
+	}
+	return surfaceSentences[r.Surface]
+}
 
 // SideName is how a face's side reads: "server" or "Go client".
 func SideName(side string) string {

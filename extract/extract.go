@@ -65,6 +65,16 @@ type Error struct {
 	// this sentinel (if apiErr.ErrorCode == JSErrCodeStreamNotFound {
 	// return ErrStreamNotFound }), sorted.
 	Mapped []Mapping
+	// Closes are the places where the code closes the connection right
+	// after logging or sending the error, sorted.
+	Closes []Closing
+}
+
+// Closing is a call that closes the connection right after the error is
+// logged or sent: Call is the function called, Func the one it is in.
+type Closing struct {
+	Site
+	Call string
 }
 
 // Mapping is a place where code compares an error's code with a code

@@ -128,6 +128,10 @@ func record(e *Error, slug string, o Origin, files *fileCache) (errkb.Record, er
 		r.CallSites = append(r.CallSites, errkb.CallSite{FilePath: o.RepoPath(s.File), LineNumber: s.Line, Function: s.Func,
 			GithubURL: o.LineURL(s.File, s.Line)})
 	}
+	for _, c := range e.Closes {
+		r.Closes = append(r.Closes, errkb.Closing{Call: c.Call, Function: c.Func, FilePath: o.RepoPath(c.File), LineNumber: c.Line,
+			GithubURL: o.LineURL(c.File, c.Line)})
+	}
 	return r, nil
 }
 

@@ -1,7 +1,10 @@
 package extract
 
 import (
+	"cmp"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -16,6 +19,9 @@ type reach struct {
 	sent     bool // written into a protocol error line
 	startup  bool // a main package ends the process with it
 	unknown  bool // went somewhere the walk does not follow
+	// closes are the calls that close the connection right after the
+	// error is logged or sent (c.Error(err); c.closeConnection(...)).
+	closes []*ssa.Call
 }
 
 // surface is how a user meets the error, from what the code does with
@@ -70,6 +76,15 @@ func (m *modIndex) surfaces() {
 			w.value(v, nil)
 		}
 		e.Surface = w.r.surface()
+		for _, c := range w.r.closes {
+			at, ok := m.prog.Where(c.Pos())
+			if ok && !slices.ContainsFunc(e.Closes, func(o Closing) bool { return o.Where == at }) {
+				e.Closes = append(e.Closes, Closing{Site: Site{Where: at, Func: program.FuncName(c.Parent())}, Call: program.FuncName(c.Call.StaticCallee())})
+			}
+		}
+		slices.SortFunc(e.Closes, func(a, b Closing) int {
+			return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+		})
 	}
 	for k, e := range m.sentinels {
 		var starts []ssa.Value
@@ -271,8 +286,10 @@ func (w *walker) call(v ssa.Value, c ssa.CallInstruction, ctx []ssa.CallInstruct
 		}
 	case callee != nil && w.x.sends[callee]:
 		w.r.sent = true
+		w.closeAfter(c)
 	case isLogger(cc) || callee != nil && w.x.logs[callee] && callee.Signature.Results().Len() == 0:
 		w.r.logged = true
+		w.closeAfter(c)
 	case callee != nil && w.x.own[callee]:
 		// A function of the module: follow the value in it. One that logs
 		// and also returns something may hand the error back.
@@ -284,6 +301,34 @@ func (w *walker) call(v ssa.Value, c ssa.CallInstruction, ctx []ssa.CallInstruct
 		}
 	default:
 		w.r.unknown = true
+	}
+}
+
+// closeAfter notes the call that closes the connection right after c,
+// which logged or sent the error: a call of a function named close... in
+// the rest of c's block or in the blocks that must follow it, before any
+// branch.
+func (w *walker) closeAfter(c ssa.CallInstruction) {
+	b, after := c.Block(), false
+	for range 4 {
+		for _, ins := range b.Instrs {
+			if ins == c {
+				after = true
+				continue
+			}
+			call, ok := ins.(*ssa.Call)
+			if !after || !ok {
+				continue
+			}
+			if f := call.Call.StaticCallee(); f != nil && strings.HasPrefix(strings.ToLower(f.Name()), "close") {
+				w.r.closes = append(w.r.closes, call)
+				return
+			}
+		}
+		if len(b.Succs) != 1 {
+			return
+		}
+		b, after = b.Succs[0], true
 	}
 }
 

@@ -2,6 +2,7 @@ package extract_test
 
 import (
 	"cmp"
+	"slices"
 	"testing"
 
 	"github.com/errkb/errkb"
@@ -30,5 +31,25 @@ func TestSurface(t *testing.T) {
 		if s, ok := got[tt.name]; !ok || s != tt.want {
 			t.Errorf("surface of %s = %q (found %v), want %q", tt.name, s, ok, tt.want)
 		}
+	}
+}
+
+// TestSurfaceCloses checks that a logged error whose connection is closed
+// right after says where, and one only logged says nothing of it.
+func TestSurfaceCloses(t *testing.T) {
+	got := map[string][]errkb.Closing{}
+	for _, b := range joined(t) {
+		for _, r := range b.Records {
+			got[cmp.Or(r.QualifiedName, r.ErrorMessage)] = r.Closes
+		}
+	}
+	closes := got["widget frame is too long"]
+	want := []errkb.Closing{{Call: "(*conn).closeConnection", Function: "(*conn).readLoop", FilePath: "conn.go", LineNumber: 28,
+		GithubURL: "https://github.com/acme-labs/fakeclient/blob/v0.1.0/conn.go#L28"}}
+	if !slices.Equal(closes, want) {
+		t.Errorf("closes = %+v, want %+v", closes, want)
+	}
+	if c := got["client: nothing to write to"]; len(c) > 0 {
+		t.Errorf("an error only logged closes %+v", c)
 	}
 }

@@ -392,3 +392,40 @@ func TestRecordPageWithoutCodeLinksItsMessage(t *testing.T) {
 		t.Errorf("lookup link %q, want it to end %q", got, want)
 	}
 }
+
+// TestShippedPagesSayHowYouMeetThem checks, on the embedded dataset, what
+// issue 20 asks of two pages: the qos-2 MQTT error is logged and the
+// client dropped, with the call that closes the connection linked and no
+// Go guard; the seed shows its err_code and HTTP status, and where the
+// code has moved since it was written, both places.
+func TestShippedPagesSayHowYouMeetThem(t *testing.T) {
+	s := newTestServer(t, Config{})
+	for _, tt := range []struct {
+		path          string
+		want, wantNot []string
+	}{
+		{"/errors/nats-io/nats-server/qos-2-is-disabled-for-publish",
+			[]string{"writes this to its log and closes the connection", "(*client).closeConnection", "https://github.com/nats-io/nats-server/blob/v2.15.3/server/client.go#L"},
+			[]string{`id="type-guard"`}},
+		{seedPath,
+			[]string{"10119", "500", "Where the code differs", "server/jetstream_api.go line 4979", "server/jetstream_errors_generated.go"},
+			nil},
+	} {
+		resp := fetch(t, s, tt.path)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d", tt.path, resp.StatusCode)
+		}
+		html, _ := doc(t, resp).Html()
+		html = strings.ReplaceAll(html, "&#34;", `"`)
+		for _, w := range tt.want {
+			if !strings.Contains(html, w) {
+				t.Errorf("%s lacks %q", tt.path, w)
+			}
+		}
+		for _, w := range tt.wantNot {
+			if strings.Contains(html, w) {
+				t.Errorf("%s has %q", tt.path, w)
+			}
+		}
+	}
+}

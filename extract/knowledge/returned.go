@@ -417,7 +417,7 @@ func (ix *index) entry(f *flow, fn *ssa.Function, from map[*ssa.Function]step, m
 	if !ok || fi == nil || fi.test || fi.pkg.Internal || fi.pkg.Name == "main" {
 		return errkb.Entry{}, false
 	}
-	name, declPos := ssaName(fn), obj.Pos()
+	name, declPos := program.FuncName(fn), obj.Pos()
 	if recv := obj.Signature().Recv(); recv != nil && !exportedType(recv.Type()) {
 		m := f.implemented(obj, recv.Type())
 		if m == nil {
@@ -444,7 +444,7 @@ func (ix *index) chain(fn *ssa.Function, from map[*ssa.Function]step, made map[*
 				p = *via
 			}
 			if at, ok := ix.where(p.node.Pos()); ok {
-				out = append(out, errkb.CallSite{FilePath: at.FilePath, LineNumber: at.LineNumber, Function: ssaName(fn), GithubURL: at.GithubURL})
+				out = append(out, errkb.CallSite{FilePath: at.FilePath, LineNumber: at.LineNumber, Function: program.FuncName(fn), GithubURL: at.GithubURL})
 			}
 			return out
 		}
@@ -453,7 +453,7 @@ func (ix *index) chain(fn *ssa.Function, from map[*ssa.Function]step, made map[*
 			return nil
 		}
 		if at, ok := ix.where(st.site.Pos()); ok && fn.Synthetic == "" {
-			out = append(out, errkb.CallSite{FilePath: at.FilePath, LineNumber: at.LineNumber, Function: ssaName(fn), GithubURL: at.GithubURL})
+			out = append(out, errkb.CallSite{FilePath: at.FilePath, LineNumber: at.LineNumber, Function: program.FuncName(fn), GithubURL: at.GithubURL})
 		}
 		fn, via = st.callee, st.place
 	}
@@ -488,21 +488,6 @@ func exportedType(t types.Type) bool {
 	}
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Exported()
-}
-
-// ssaName is a function's name within its package: "F", "(*T).M",
-// "(*T).M$1" for a function literal.
-func ssaName(fn *ssa.Function) string {
-	if fn.Pkg == nil {
-		return fn.String()
-	}
-	name := fn.RelString(fn.Pkg.Pkg)
-	if rest, ok := strings.CutPrefix(name, "("); ok && !strings.HasPrefix(rest, "*") {
-		if t, m, ok := strings.Cut(rest, ")"); ok {
-			return t + m // (T).M is T.M, as extract names it
-		}
-	}
-	return name
 }
 
 // tests reports an instruction that tests v against the sentinel

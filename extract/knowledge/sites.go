@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
 	"strconv"
 
@@ -88,6 +89,15 @@ func makes(info *types.Info, n ast.Node, e *extract.Error, names map[string]bool
 			if lit, ok := ast.Unparen(n.Args[0]).(*ast.BasicLit); ok {
 				s, err := strconv.Unquote(lit.Value)
 				return err == nil && s == e.Message
+			}
+		}
+		if e.Kind == extract.Log || e.Kind == extract.Protocol {
+			// The logger call, or the call that formats the -ERR line,
+			// whose constant message or format is the record's.
+			for _, a := range n.Args {
+				if tv, ok := info.Types[a]; ok && tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == e.Message {
+					return true
+				}
 			}
 		}
 		if e.Kind == extract.Type && len(n.Args) == 1 {

@@ -3,6 +3,7 @@ package program
 import (
 	"fmt"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/callgraph/cha"
@@ -91,4 +92,20 @@ func (p *Program) build() *flow {
 // inherits from a dependency (whose dropped bodies leave imports unused).
 func hasOwnErrors(pkg *packages.Package) bool {
 	return len(pkg.Errors) > 0
+}
+
+// FuncName is a function's name within its package, as extract names
+// functions: "F", "(*T).M", "T.M" (not "(T).M"), "(*T).M$1" for a
+// function literal.
+func FuncName(fn *ssa.Function) string {
+	if fn.Pkg == nil {
+		return fn.String()
+	}
+	name := fn.RelString(fn.Pkg.Pkg)
+	if rest, ok := strings.CutPrefix(name, "("); ok && !strings.HasPrefix(rest, "*") {
+		if t, m, ok := strings.Cut(rest, ")"); ok {
+			return t + m
+		}
+	}
+	return name
 }
