@@ -459,3 +459,25 @@ func TestStdSource(t *testing.T) {
 		t.Errorf("GOROOT's license: %s %s", name, spdx)
 	}
 }
+
+// TestStdSurface: a standard library package that imports a vendored one
+// (net imports golang.org/x/net/dns/dnsmessage, typed as
+// vendor/golang.org/x/net/dns/dnsmessage) still gets its surfaces.
+func TestStdSurface(t *testing.T) {
+	s, err := extract.Resolve(context.Background(), "std", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Patterns = []string{"net"}
+	prog, err := extract.Load(context.Background(), s, extract.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	surfaces := map[string]int{}
+	for _, e := range extract.Extract(prog, extract.Options{}).Errors {
+		surfaces[e.Surface]++
+	}
+	if surfaces[errkb.SurfaceReturned] == 0 {
+		t.Errorf("no error of net is returned: surfaces %v", surfaces)
+	}
+}

@@ -114,10 +114,17 @@ func (m *modIndex) surfaces() {
 // importsLoaded reports whether every import of the module's packages
 // was loaded, as SSA needs: a program made of parsed files alone
 // (program.New in a test) has their types but not their packages.
+// Imports are keyed as written, types by package path: the standard
+// library's vendored imports differ ("golang.org/x/net/dns/dnsmessage" is
+// "vendor/golang.org/x/net/dns/dnsmessage").
 func importsLoaded(prog *program.Program) bool {
 	for _, p := range prog.Packages {
+		loaded := make(map[string]bool, len(p.Imports))
+		for _, q := range p.Imports {
+			loaded[q.PkgPath] = true
+		}
 		for _, imp := range p.Types.Imports() {
-			if p.Imports[imp.Path()] == nil {
+			if !loaded[imp.Path()] {
 				return false
 			}
 		}
