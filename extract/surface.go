@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -312,7 +313,7 @@ func (w *walker) call(v ssa.Value, c ssa.CallInstruction, ctx []ssa.CallInstruct
 }
 
 // closeAfter notes the call that closes the connection right after c,
-// which logged or sent the error: a call of a function named close... in
+// which logged or sent the error: a call of a function named for closing in
 // the rest of c's block or in the blocks that must follow it, before any
 // branch.
 func (w *walker) closeAfter(c ssa.CallInstruction) {
@@ -327,7 +328,7 @@ func (w *walker) closeAfter(c ssa.CallInstruction) {
 			if !after || !ok {
 				continue
 			}
-			if f := call.Call.StaticCallee(); f != nil && strings.HasPrefix(strings.ToLower(f.Name()), "close") {
+			if f := call.Call.StaticCallee(); f != nil && closes(f.Name()) {
 				w.r.closes = append(w.r.closes, call)
 				return
 			}
@@ -337,6 +338,15 @@ func (w *walker) closeAfter(c ssa.CallInstruction) {
 		}
 		b, after = b.Succs[0], true
 	}
+}
+
+// closes reports a function named for closing: Close, closeConnection,
+// close_conn; not closedStateForErr, which names a state.
+func closes(name string) bool {
+	if len(name) < 5 || !strings.EqualFold(name[:5], "close") {
+		return false
+	}
+	return len(name) == 5 || name[5] == '_' || unicode.IsUpper(rune(name[5]))
 }
 
 // follow follows a call's value, when it has one.

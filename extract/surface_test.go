@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/errkb/errkb"
+	"github.com/errkb/errkb/extract"
 )
 
 // TestSurface checks how a user meets each error of the fake server and
@@ -51,5 +52,14 @@ func TestSurfaceCloses(t *testing.T) {
 	}
 	if c := got["client: nothing to write to"]; len(c) > 0 {
 		t.Errorf("an error only logged closes %+v", c)
+	}
+}
+
+func TestClosesName(t *testing.T) {
+	for name, want := range map[string]bool{"Close": true, "close": true, "closeConnection": true, "CloseConn": true, "close_conn": true,
+		"closedStateForErr": false, "closer": false, "enclose": false, "clos": false} {
+		if got := extract.ClosesName(name); got != want {
+			t.Errorf("ClosesName(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

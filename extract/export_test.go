@@ -1,0 +1,4 @@
+package extract
+
+// ClosesName is closes, for the external tests.
+var ClosesName = closes
