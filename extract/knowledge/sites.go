@@ -107,7 +107,10 @@ func makes(info *types.Info, n ast.Node, e *extract.Error, names map[string]bool
 		return e.Kind == extract.Type && n.Type != nil && isType(info, n.Type, e)
 	case *ast.Ident:
 		obj := info.Uses[n]
-		return e.Kind == extract.Sentinel && obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == e.Package && obj.Name() == e.Name &&
+		// A sentinel, or a named protocol error (nats-server's close
+		// reasons: the ClosedState constant a connection is closed with).
+		named := e.Kind == extract.Sentinel || e.Kind == extract.Protocol && e.Name != ""
+		return named && obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == e.Package && obj.Name() == e.Name &&
 			obj.Parent() == obj.Pkg().Scope()
 	}
 	return false
