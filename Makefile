@@ -3,8 +3,11 @@
 
 .PHONY: test check vet generate check-generated test-browser test-fuzz bench load dataset extracted prebuilt relevance
 
+# go test's default limit, 10 minutes a package, is near what ./index takes
+# on two busy cores (the paste suites build an index per project); the
+# limit is there to stop a hung test, not to time a slow machine.
 test: check
-	go test ./...
+	go test -timeout 30m ./...
 	$(MAKE) test-browser
 	$(MAKE) test-fuzz
 
