@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -86,7 +87,12 @@ func (t *track) see(i int, e *Error, seen map[*track]bool) {
 
 // sameFunc is the track an unnamed error e continues under a new wording:
 // the one unseen track of an unnamed error of e's package, kind and
-// function, when e is the only unmatched error of that function too.
+// function, when e is the only unmatched error of that function too and
+// the two wordings differ by one word at most, format verbs aside. The
+// last condition is what keeps one function's one error from being taken
+// for another it made before: nats.go v1.21.0's PublishMsgAsync returned
+// only "nats: stalled with too many outstanding async published
+// messages", v1.54.0's only "%w: retry attempts cannot be negative".
 func sameFunc(tracks []*track, e *Error, unmatched []*Error, seen map[*track]bool) *track {
 	fn := madeIn(e)
 	if e.Name != "" || fn == "" {
@@ -100,7 +106,7 @@ func sameFunc(tracks []*track, e *Error, unmatched []*Error, seen map[*track]boo
 	}
 	var found *track
 	for _, t := range tracks {
-		if seen[t] || !same(t.last) {
+		if seen[t] || !same(t.last) || wordsApart(t.last.Message, e.Message) > 1 {
 			continue
 		}
 		if found != nil {
@@ -132,6 +138,33 @@ func madeIn(e *Error) string {
 		return e.Sites[0].Func
 	}
 	return ""
+}
+
+// verbRE matches a format verb with its flags, width and argument index.
+var verbRE = regexp.MustCompile(`%[-+# 0-9.*\[\]]*[a-zA-Z%]`)
+
+// wordsApart is how many words (inserted, deleted or replaced) two
+// messages differ by, with every format verb taken as the same word.
+func wordsApart(a, b string) int {
+	x := strings.Fields(verbRE.ReplaceAllString(a, "%v"))
+	y := strings.Fields(verbRE.ReplaceAllString(b, "%v"))
+	prev := make([]int, len(y)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := range x {
+		cur := make([]int, len(y)+1)
+		cur[0] = i + 1
+		for j := range y {
+			sub := prev[j]
+			if x[i] != y[j] {
+				sub++
+			}
+			cur[j+1] = min(sub, prev[j+1]+1, cur[j]+1)
+		}
+		prev = cur
+	}
+	return prev[len(y)]
 }
 
 // recOrigin is the origin Records gave a release's records: their repo.

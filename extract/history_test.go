@@ -41,7 +41,7 @@ func TestFoldGolden(t *testing.T) {
 	recs := extract.Fold(release(t, "v1.1.0"), []extract.Release{release(t, "v1.0.0")})
 	type row struct {
 		Slug, Message, Link string
-		History            *errkb.History
+		History             *errkb.History
 	}
 	var b bytes.Buffer
 	for _, r := range recs {
