@@ -88,12 +88,15 @@ func extractRelease(ctx context.Context, src string, f extractFlags, stderr io.W
 	return o.Module, extract.Release{Version: releaseVersion(*o, src), Errors: errs, Records: recs}, nil
 }
 
-// releaseVersion names a release in a history: its version, else its
-// commit, else the SOURCE as given (a folder).
+// releaseVersion names a release in a history: its version, else the
+// ref its links point at (--ref), else its commit, else the SOURCE as
+// given (a folder).
 func releaseVersion(o extract.Origin, src string) string {
 	switch {
 	case o.Version != "":
 		return o.Version
+	case o.Ref != "":
+		return o.Ref
 	case o.Commit != "":
 		return o.Commit
 	}
