@@ -81,6 +81,13 @@ func (t *track) see(i int, e *Error, seen map[*track]bool) {
 		t.msgs = map[int]string{}
 	}
 	t.msgs[i] = e.Message
+	if e.Kind == Type {
+		// An error type's message is one branch of its Error(), which
+		// one may change between versions without any wording changing
+		// (crypto/x509's HostnameError, go1.21.13 to go1.26.8), so it is
+		// not taken for an older wording.
+		t.msgs[i] = t.rec.ErrorMessage
+	}
 	t.last = e
 	seen[t] = true
 }
