@@ -107,7 +107,7 @@ extracted:
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	go build -o "$$tmp/errkb" ./cmd/errkb; \
 	sources=$$(grep -v '^[[:space:]]*\(#\|$$\)' $(SOURCES)); \
-	history=$(if $(HISTORY),--history $(HISTORY)); \
+	history='$(if $(HISTORY),--history $(HISTORY))'; \
 	echo "errkb extract --out $(EXTRACTED) $$history" $$sources; \
 	"$$tmp/errkb" extract --out $(EXTRACTED) $$history $$sources
 
