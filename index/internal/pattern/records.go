@@ -18,7 +18,8 @@ type Parsed struct {
 // errorMessage too when it differs (it may be a filled-in sample of the
 // pattern, which is what engineers paste), the pattern with its %w
 // filled in (see wrappedText), and each older wording of the record's
-// history that no record has today (see Shared). A record's own part of
+// history that no record has today (see Shared). A removed record's
+// messages that a record not removed has are left out the same way. A record's own part of
 // the tables is built apart from the others, so what it needs of them is
 // looked up in sh.
 func OfRecords(recs []*errkb.Record, sh Shared) []Parsed {
@@ -29,9 +30,10 @@ func OfRecords(recs []*errkb.Record, sh Shared) []Parsed {
 			msg = ""
 		}
 		texts := []string{pat, msg, wrappedText(r, pat, msg, sh.Wrapped)}
-		for _, p := range append(texts, sh.oldWordings(r)...) {
-			if p == "" {
-				continue
+		removed := r.History != nil && r.History.RemovedIn != ""
+		for j, p := range append(texts, sh.oldWordings(r)...) {
+			if p == "" || removed && j < len(texts) && sh.Current[fold(p)] {
+				continue // a removed error's message that a kept one has is the kept one's
 			}
 			pieces, expr := Parse(p)
 			out = append(out, Parsed{Rec: int32(i), Pieces: pieces, Expr: expr})
@@ -41,8 +43,8 @@ func OfRecords(recs []*errkb.Record, sh Shared) []Parsed {
 }
 
 // Shared is what one record's patterns need of the others: the records
-// any record wraps, by id, and the messages and patterns records have
-// today, spaces folded and lower-cased. An older wording equal to a
+// any record wraps, by id, and the messages and patterns of the records
+// not removed (History.RemovedIn), spaces folded and lower-cased. An older wording equal to a
 // message another record has today is left out: a paste of it is that
 // record's, and sharing it with the record that once said it would leave
 // the lookup with two and no match.
@@ -55,6 +57,9 @@ type Shared struct {
 func SharedOf(recs []*errkb.Record) Shared {
 	cur := map[string]bool{}
 	for _, r := range recs {
+		if r.History != nil && r.History.RemovedIn != "" {
+			continue
+		}
 		cur[fold(r.ErrorMessage)] = true
 		cur[fold(r.MessagePattern)] = true
 	}
