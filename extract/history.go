@@ -46,7 +46,13 @@ func Fold(newest Release, older []Release) []errkb.Record {
 			unmatched = append(unmatched, e)
 		}
 		for _, e := range unmatched {
-			t := sameFunc(tracks, e, unmatched, seen)
+			t := sameCode(tracks, e, unmatched, seen)
+			if t != nil && e.Name != t.last.Name && !slices.Contains(t.rec.Aliases, e.Name) {
+				t.rec.Aliases = append(t.rec.Aliases, e.Name) // the older name still names it
+			}
+			if t == nil {
+				t = sameFunc(tracks, e, unmatched, seen)
+			}
 			if t == nil {
 				r, ok := recs[RecordID(recOrigin(rel).Repo, e.Key())]
 				if !ok {
@@ -90,6 +96,35 @@ func (t *track) see(i int, e *Error, seen map[*track]bool) {
 	}
 	t.last = e
 	seen[t] = true
+}
+
+// sameCode is the track a project's own API error continues under a new
+// name: the one unseen API error of e's package with e's numeric code,
+// when e is the only unmatched one with it too. The code is what clients
+// see and the table states it, so a new name for it is the same error
+// (nats-server v2.9.25's JSConsumerMaxRequestExpiresToSmall is v2.15.3's
+// JSConsumerMaxRequestExpiresTooSmall, both 10115).
+func sameCode(tracks []*track, e *Error, unmatched []*Error, seen map[*track]bool) *track {
+	if e.Kind != API || e.Code == nil {
+		return nil
+	}
+	same := func(o *Error) bool {
+		return o.Kind == API && o.Package == e.Package && o.Code != nil && o.Code.Value == e.Code.Value
+	}
+	if countFunc(unmatched, same) != 1 {
+		return nil
+	}
+	var found *track
+	for _, t := range tracks {
+		if seen[t] || !same(t.last) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = t
+	}
+	return found
 }
 
 // sameFunc is the track an unnamed error e continues under a new wording:
