@@ -94,9 +94,13 @@ relevance:
 # is one `errkb extract` SOURCE; all are extracted in one run, so that
 # faces join across them (a server's err_code and a client's constant). Curated records such as
 # dataset/nats-io/nats-server/ win over extracted ones with the same code.
+# The older versions dataset/history.txt lists are read for their
+# messages only and make each record's history (older wordings, the first
+# version, removed errors); HISTORY= (empty) leaves the history out.
 # EXTRACTED= writes the records elsewhere (to measure without touching the
 # committed ones); `make extracted` extracts only.
 SOURCES ?= dataset/sources.txt
+HISTORY ?= dataset/history.txt
 EXTRACTED ?= dataset/extracted
 dataset: extracted
 	go run ./cmd/errkb validate dataset
@@ -106,8 +110,9 @@ extracted:
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	go build -o "$$tmp/errkb" ./cmd/errkb; \
 	sources=$$(grep -v '^[[:space:]]*\(#\|$$\)' $(SOURCES)); \
-	echo "errkb extract --out $(EXTRACTED)" $$sources; \
-	"$$tmp/errkb" extract --out $(EXTRACTED) $$sources
+	history='$(if $(HISTORY),--history $(HISTORY))'; \
+	echo "errkb extract --out $(EXTRACTED) $$history" $$sources; \
+	"$$tmp/errkb" extract --out $(EXTRACTED) $$history $$sources
 
 # The index and lookup tables of the embedded dataset, embedded in the
 # binary so that serving it copies them instead of building them at every

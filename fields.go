@@ -179,6 +179,8 @@ var historyFields = []field[History]{
 	str("firstVersion", 0, func(h *History) *string { return &h.FirstVersion }),
 	str("removedIn", 0, func(h *History) *string { return &h.RemovedIn }),
 	objs("messages", 0, "message", func(h *History) *[]OldMessage { return &h.Messages }, oldMessageFields),
+	str("oldestAnalyzed", 0, func(h *History) *string { return &h.OldestAnalyzed }),
+	str("messageSince", 0, func(h *History) *string { return &h.MessageSince }),
 }
 
 var oldMessageFields = []field[OldMessage]{

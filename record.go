@@ -251,10 +251,16 @@ type Doc struct {
 
 // History is the versions an error appears in: the first, its older
 // wordings with the versions that used them, and the one it was removed in.
+// OldestAnalyzed is the oldest version the history was read from, so a
+// page never claims an error is older than that: FirstVersion equal to it
+// means "already in", not "new in". MessageSince is the first version with
+// the record's own message, when it had others before.
 type History struct {
-	FirstVersion string       `json:"firstVersion"`
-	RemovedIn    string       `json:"removedIn"`
-	Messages     []OldMessage `json:"messages"`
+	FirstVersion   string       `json:"firstVersion"`
+	RemovedIn      string       `json:"removedIn"`
+	Messages       []OldMessage `json:"messages"`
+	OldestAnalyzed string       `json:"oldestAnalyzed,omitempty"`
+	MessageSince   string       `json:"messageSince,omitempty"`
 }
 
 // OldMessage is an earlier wording and the first and last versions that

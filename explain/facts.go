@@ -205,18 +205,29 @@ func docsPart(r *errkb.Record) Section {
 }
 
 // historyPart is the versions the error appears in and its earlier
-// wordings.
+// wordings. An error already in the oldest version analysed is said to
+// be there, not to be new in it: the history does not reach further back.
+// The wording before today's is introduced by the first version with
+// today's, when the history names it; earlier ones by the versions that
+// used them.
 func historyPart(r *errkb.Record) Section {
 	p := Section{ID: "history", Title: "History"}
 	h := r.History
 	if h == nil {
 		return p
 	}
-	if h.FirstVersion != "" {
+	switch {
+	case h.FirstVersion != "" && h.FirstVersion == h.OldestAnalyzed:
+		p.Facts = append(p.Facts, Fact{Words: "Already in the oldest version analysed,", Lit: h.FirstVersion})
+	case h.FirstVersion != "":
 		p.Facts = append(p.Facts, Fact{Words: "First in", Lit: h.FirstVersion})
 	}
-	for _, m := range h.Messages {
-		f := Fact{Words: "Earlier message:", Lit: m.Message}
+	for i := len(h.Messages) - 1; i >= 0; i-- { // the latest wording first
+		m := h.Messages[i]
+		f := Fact{Words: "Earlier the message read", Lit: m.Message}
+		if i == len(h.Messages)-1 && h.MessageSince != "" {
+			f.Words = "Before " + oneLine(h.MessageSince) + " the message read"
+		}
 		if len(m.Versions) > 0 {
 			f.Steps = []Fact{{Words: "in", Lit: strings.Join(m.Versions, ", ")}}
 		}

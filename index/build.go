@@ -55,7 +55,7 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *ble
 	recs := ds.Records
 	order := ds.ReadOrder()
 	parts := make([]tables.Part, len(recs))
-	wrapped := pattern.WrappedRecords(recs)
+	shared := pattern.SharedOf(recs)
 	dict := tables.NewDict()
 	var (
 		next   atomic.Int64 // first record of the next batch
@@ -79,7 +79,7 @@ func indexRecords(ctx context.Context, bi bleve.Index, ds *errkb.Dataset, w *ble
 						fail(fmt.Errorf("index record %s (%s): %w", r.ID, r.Location, err))
 						return
 					}
-					parts[i] = tables.NewPart(r, wrapped, dict)
+					parts[i] = tables.NewPart(r, shared, dict)
 				}
 				w.Track(b)
 				if err := bi.Batch(b); err != nil {

@@ -16,7 +16,7 @@ import (
 	"github.com/errkb/errkb/extract/program"
 )
 
-const extractUsage = `usage: errkb extract [--out DIR] [--repo OWNER/NAME] [--ref REF] [--tags T,U] [--include-tests] SOURCE...
+const extractUsage = `usage: errkb extract [--out DIR] [--repo OWNER/NAME] [--ref REF] [--tags T,U] [--include-tests] [--history FILE] SOURCE...
 
 SOURCE is a Go module's root folder; MODULE@VERSION (downloaded through
 the Go module proxy with its checksum verified, as "go mod download" does);
@@ -26,11 +26,16 @@ DIR/OWNER/NAME/, one record a file, with _source.json and the module's
 license beside them. Files are chosen as go build would for this GOOS and
 GOARCH; tests, examples, benchmarks and test helpers are left out.
 
+--history FILE lists older SOURCEs, one a line, oldest first: each is read
+for its messages and identities only and folded into the history of the
+SOURCE of the same module (docs/extract.md, "Older versions").
+
 `
 
 // extractFlags are the options of one extract run.
 type extractFlags struct {
 	out, repo, ref string
+	history        string // a file of older SOURCEs
 	tags           []string
 	tests          bool
 	getenv         func(string) string
@@ -47,6 +52,7 @@ func extractCmd(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	fs.StringVar(&f.ref, "ref", "", "commit or tag that source links point at (default: the module's commit when known, else its version tag)")
 	tags := fs.String("tags", "", "comma-separated build tags to add to the default build constraints, as go build -tags")
 	fs.BoolVar(&f.tests, "include-tests", false, "also extract test files, examples, benchmarks and test-helper packages")
+	fs.StringVar(&f.history, "history", "", "file of older SOURCEs, one a line, oldest first, whose messages make the records' history")
 	if err := fs.Parse(args); err != nil {
 		return parseExit(err)
 	}
@@ -79,6 +85,10 @@ func extractCmd(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 		batches[i] = &x.Batch
 	}
 	extract.JoinFaces(batches)
+	if err := foldHistory(ctx, done, f, stderr); err != nil {
+		fmt.Fprintf(stderr, "errkb extract: %v\n", err)
+		return 1
+	}
 	for _, x := range done {
 		if err := extract.Write(f.out, x.Records, x.prov, x.licName, x.licText); err != nil {
 			fmt.Fprintf(stderr, "errkb extract: %s: %v\n", x.src, err)

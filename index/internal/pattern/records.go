@@ -16,20 +16,24 @@ type Parsed struct {
 
 // OfRecords parses the patterns of recs: messagePattern, and
 // errorMessage too when it differs (it may be a filled-in sample of the
-// pattern, which is what engineers paste), and the pattern with its %w
-// filled in (see wrappedText). wrapped holds the records that any record
-// wraps, by id (see WrappedRecords); a record's own part of the tables
-// is built apart from the others, so they are looked up there.
-func OfRecords(recs []*errkb.Record, wrapped map[string]*errkb.Record) []Parsed {
+// pattern, which is what engineers paste), the pattern with its %w
+// filled in (see wrappedText), and each older wording of the record's
+// history that no record has today (see Shared). A removed record's
+// messages that a record not removed has are left out the same way. A record's own part of
+// the tables is built apart from the others, so what it needs of them is
+// looked up in sh.
+func OfRecords(recs []*errkb.Record, sh Shared) []Parsed {
 	var out []Parsed
 	for i, r := range recs {
 		pat, msg := strings.TrimSpace(r.MessagePattern), strings.TrimSpace(r.ErrorMessage)
 		if msg == pat {
 			msg = ""
 		}
-		for _, p := range []string{pat, msg, wrappedText(r, pat, msg, wrapped)} {
-			if p == "" {
-				continue
+		texts := []string{pat, msg, wrappedText(r, pat, msg, sh.Wrapped)}
+		removed := r.History != nil && r.History.RemovedIn != ""
+		for j, p := range append(texts, sh.oldWordings(r)...) {
+			if p == "" || removed && j < len(texts) && sh.Current[fold(p)] {
+				continue // a removed error's message that a kept one has is the kept one's
 			}
 			pieces, expr := Parse(p)
 			out = append(out, Parsed{Rec: int32(i), Pieces: pieces, Expr: expr})
@@ -37,6 +41,46 @@ func OfRecords(recs []*errkb.Record, wrapped map[string]*errkb.Record) []Parsed 
 	}
 	return out
 }
+
+// Shared is what one record's patterns need of the others: the records
+// any record wraps, by id, and the messages and patterns of the records
+// not removed (History.RemovedIn), spaces folded and lower-cased. An older wording equal to a
+// message another record has today is left out: a paste of it is that
+// record's, and sharing it with the record that once said it would leave
+// the lookup with two and no match.
+type Shared struct {
+	Wrapped map[string]*errkb.Record
+	Current map[string]bool
+}
+
+// SharedOf is what the records of recs share.
+func SharedOf(recs []*errkb.Record) Shared {
+	cur := map[string]bool{}
+	for _, r := range recs {
+		if r.History != nil && r.History.RemovedIn != "" {
+			continue
+		}
+		cur[fold(r.ErrorMessage)] = true
+		cur[fold(r.MessagePattern)] = true
+	}
+	return Shared{Wrapped: WrappedRecords(recs), Current: cur}
+}
+
+// oldWordings are r's older messages that no record has today.
+func (sh Shared) oldWordings(r *errkb.Record) []string {
+	if r.History == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range r.History.Messages {
+		if t := strings.TrimSpace(m.Message); t != "" && !sh.Current[fold(t)] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func fold(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 // WrappedRecords are the records of recs that another record wraps (%w),
 // by id.

@@ -211,10 +211,10 @@ func writeTemplates(w *tabfile.Writer, d *Dict, parts []Part) {
 func Build(recs []*errkb.Record) ([]byte, error) {
 	ids := make([]string, len(recs))
 	parts := make([]Part, len(recs))
-	wrapped := pattern.WrappedRecords(recs)
+	shared := pattern.SharedOf(recs)
 	d := NewDict()
 	for i, r := range recs {
-		ids[i], parts[i] = r.ID, NewPart(r, wrapped, d)
+		ids[i], parts[i] = r.ID, NewPart(r, shared, d)
 	}
 	return Assemble(ids, parts, d)
 }

@@ -123,12 +123,12 @@ type templateKey struct {
 	weight int
 }
 
-// NewPart computes r's part of the tables; wrapped holds the records any
-// record wraps, by id (see pattern.WrappedRecords).
-func NewPart(r *errkb.Record, wrapped map[string]*errkb.Record, d *Dict) Part {
+// NewPart computes r's part of the tables; sh is what it needs of the
+// other records (see pattern.Shared).
+func NewPart(r *errkb.Record, sh pattern.Shared, d *Dict) Part {
 	var rt Part
 	var patWords []string
-	for _, pp := range pattern.OfRecords([]*errkb.Record{r}, wrapped) {
+	for _, pp := range pattern.OfRecords([]*errkb.Record{r}, sh) {
 		for _, pc := range pp.Pieces {
 			if !pc.Hole {
 				patWords = append(patWords, lex.MessageWords(pc.Lit)...)

@@ -1,0 +1,3 @@
+module example.com/acme/lever
+
+go 1.22
