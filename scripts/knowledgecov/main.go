@@ -5,9 +5,11 @@
 //	go run ./scripts/knowledgecov /tmp/knowledge-out
 //	go run ./scripts/knowledgecov dataset/extracted
 //
-// Shares are of the records with a place the error is made (callSites):
-// an error the module never makes has no condition and no caller to
-// state. returnedBy is also given over the records whose surface is
+// Shares are of the records with a place the error is made (callSites)
+// in the analysed version: an error the module never makes has no
+// condition and no caller to state, and one removed before it (history's
+// removedIn, read from an older version for its message only) has none
+// derived; the records column counts those apart. returnedBy is also given over the records whose surface is
 // "returned", when the records carry a surface.
 package main
 
@@ -28,6 +30,7 @@ type row struct {
 	records, made, conditions, unconditional, settings, returnedBy int
 	surfaced, surfacedWith                                         int
 	handledAt, checks, tests, docs                                 int
+	removed                                                        int
 }
 
 func main() {
@@ -76,6 +79,10 @@ func count(r *errkb.Record, rows map[string]*row) {
 		rows[r.Repo] = w
 	}
 	w.records++
+	if r.History != nil && r.History.RemovedIn != "" {
+		w.removed++
+		return
+	}
 	if r.Surface == errkb.SurfaceReturned {
 		w.surfaced++
 		if len(r.ReturnedBy) > 0 {
@@ -102,7 +109,7 @@ func count(r *errkb.Record, rows map[string]*row) {
 }
 
 func print(rows map[string]*row) {
-	fmt.Println("| project | records | made somewhere | conditions | with a setting | returnedBy | returnedBy of surface returned | handledAt (checks) | tests | docs |")
+	fmt.Println("| project | records (removed) | made somewhere | conditions | with a setting | returnedBy | returnedBy of surface returned | handledAt (checks) | tests | docs |")
 	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	var repos []string
 	for repo := range rows {
@@ -115,7 +122,7 @@ func print(rows map[string]*row) {
 		if w.surfaced > 0 {
 			surfaced = share(w.surfacedWith, w.surfaced)
 		}
-		fmt.Printf("| %s | %d | %d | %s | %s | %s | %s | %s (%d) | %s | %s |\n", repo, w.records, w.made,
+		fmt.Printf("| %s | %d (%d) | %d | %s | %s | %s | %s | %s (%d) | %s | %s |\n", repo, w.records, w.removed, w.made,
 			share(w.conditions, w.made), share(w.settings, w.made), share(w.returnedBy, w.made), surfaced,
 			share(w.handledAt, w.made), w.checks, share(w.tests, w.made), share(w.docs, w.made))
 	}
