@@ -216,7 +216,8 @@ func (ix *Index) explainedBetter(a *candidates, c *evidence, tier int, byMessage
 	}
 	in := a.words
 	if tier == tierCorrected {
-		// A guess is weighed on the words as typed: another record
+		// A guess is weighed on the words as typed, each a word of the
+		// message or one typo away (see wordsNear): another record
 		// holding as many of them is as good a guess ("failed to
 		// dcompress block" is "decompress" as much as "compress").
 		in = a.u.words
@@ -234,7 +235,11 @@ func (ix *Index) explainedBetter(a *candidates, c *evidence, tier int, byMessage
 			idf[w] = ix.t.Words().IDF(w)
 		}
 	}
-	mine := ix.wordsExplained(c.rec, idf)
+	explained := ix.wordsExplained
+	if tier == tierCorrected {
+		explained = ix.wordsNear
+	}
+	mine := explained(c.rec, idf)
 	margin := 1e-9
 	if tier == tierCorrected || tier == tierName && byMessage {
 		margin = -1e-9
@@ -248,7 +253,7 @@ func (ix *Index) explainedBetter(a *candidates, c *evidence, tier int, byMessage
 			// from another place; the name tells them apart, or nothing.
 			continue
 		}
-		we := ix.wordsExplained(e.rec, idf)
+		we := explained(e.rec, idf)
 		if we > mine+1e-9 || margin < 0 && we > mine+margin && (span == "" || tier == tierCorrected || strings.Contains(strings.ToLower(other.ErrorMessage), span)) {
 			return true
 		}
@@ -265,6 +270,19 @@ func (ix *Index) wordsExplained(rec int32, idf map[string]float64) float64 {
 	sum := 0.0
 	for w, f := range idf {
 		if slices.Contains(lit, w) {
+			sum += f
+		}
+	}
+	return sum
+}
+
+// wordsNear is wordsExplained with a word one typo away from a word of
+// the message counted too (sameWord).
+func (ix *Index) wordsNear(rec int32, idf map[string]float64) float64 {
+	lit := ix.literalWords(ix.ds.Records[rec])
+	sum := 0.0
+	for w, f := range idf {
+		if slices.ContainsFunc(lit, func(l string) bool { return sameWord(w, l) }) {
 			sum += f
 		}
 	}
