@@ -32,8 +32,8 @@ import (
 //   - The message sits in a hole of a pattern too weak to answer itself
 //     (see insideWeak).
 //   - The text goes on from the message in the same clause (see goesOn).
-//   - Another record's message holds the text as typed and c's does not
-//     (see spelledByAnother).
+//   - Another record's message holds the text as typed and c's does not,
+//     and the text is not c's name (see spelledByAnother).
 //   - The pattern's fixed words are few for its holes ("%s %s failed%s:
 //     %s (%v)", "json.Unmarshal(%v): %v"): the text fits it mostly
 //     through values, which any log line of the user's own may hold (see
@@ -50,7 +50,7 @@ func (ix *Index) unexplained(a *candidates, c *evidence, t1 int, byMessage bool,
 		t1 == tierPattern && ix.fewFixedWords(c, a.found) ||
 		byMessage && ix.insideWeak(c, a.u.segments, a.found) ||
 		byMessage && goesOn(c, a.u.raw, a.u.segments) ||
-		ix.spelledByAnother(c, a.u.raw)
+		t1 < tierName && ix.spelledByAnother(c, a.u.raw)
 }
 
 // spelledByAnother reports whether another record's message holds the
