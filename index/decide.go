@@ -16,6 +16,9 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 		return nil, ""
 	}
 	c := ranked[0]
+	if outer := ix.logLineAround(c, ranked); outer != nil { // decide_logline.go
+		c = outer
+	}
 	t1, s1 := ix.decisiveTier(a, c)
 	if t1 < tierCorrected {
 		return nil, ""
@@ -24,7 +27,7 @@ func (ix *Index) decide(a *candidates, ranked []*evidence) (*evidence, string) {
 	byMessage := t1 == tierPattern // the message found decides
 	tied := []*evidence{c}
 	for _, e := range a.found {
-		if e == c {
+		if e == c || ix.wrapsFound(c, e) { // decide_logline.go
 			continue
 		}
 		t, s := ix.decisiveTier(a, e)

@@ -47,11 +47,12 @@ import (
 func (ix *Index) insideAnother(c *evidence, segments []string, found map[int32]*evidence) bool {
 	inner := ix.ds.Records[c.rec]
 	for _, e := range found {
-		if e == c || e.pattern.Corrected || !spansOver(e.pattern.Text, c.pattern.Text, segments) {
+		if e == c || !spansOver(e.pattern.Text, c.pattern.Text, segments) {
 			continue
 		}
+		// A wrapper found after correcting typos is a wrapper still.
 		outer := ix.ds.Records[e.rec]
-		if t, _ := e.tier(); t == tierPattern && len(outer.Wraps) == 0 && !spellsOut(inner, outer) {
+		if t, _ := e.tier(); (t == tierPattern || t == tierCorrected) && len(outer.Wraps) == 0 && !spellsOut(inner, outer) {
 			return true
 		}
 	}

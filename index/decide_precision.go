@@ -32,10 +32,13 @@ import (
 //   - The message sits in a hole of a pattern too weak to answer itself
 //     (see insideWeak).
 //   - The text goes on from the message in the same clause (see goesOn).
+//   - Another record's message holds the text as typed and c's does not,
+//     and the text is not c's name (see spelledByAnother).
 //   - The pattern's fixed words are few for its holes ("%s %s failed%s:
 //     %s (%v)", "json.Unmarshal(%v): %v"): the text fits it mostly
 //     through values, which any log line of the user's own may hold (see
-//     fewFixedWords).
+//     fewFixedWords). The message of an error a log line wraps in its
+//     last hole is not values (see wrappedTail).
 
 // unexplained reports whether c, first with evidence of tier t1, fits the
 // text without explaining it (any of the rules above). byMessage: the
@@ -44,10 +47,33 @@ func (ix *Index) unexplained(a *candidates, c *evidence, t1 int, byMessage bool,
 	return ix.explainedBetter(a, c, t1, byMessage, ranked) ||
 		ix.wrappedByFound(c, a.found) ||
 		byMessage && ix.extendedByAnother(c, a.u.segments, ranked) ||
-		t1 == tierPattern && ix.fewFixedWords(c) ||
+		t1 == tierPattern && ix.fewFixedWords(c, a.found) ||
 		byMessage && ix.insideWeak(c, a.u.segments, a.found) ||
-		byMessage && goesOn(c, a.u.raw, a.u.segments)
+		byMessage && goesOn(c, a.u.raw, a.u.segments) ||
+		t1 < tierName && ix.spelledByAnother(c, a.u.raw)
 }
+
+// spelledByAnother reports whether another record's message holds the
+// whole text as typed, case and punctuation kept, and c's does not: the
+// text is a piece of that message ("'Invalid Subscription'" of "-ERR
+// 'Invalid Subscription'", "seal Stream" of "could not seal Stream"),
+// whatever c's code or folded words fit. The text search may not have
+// ranked that record (its words are common), so every record is read; a
+// text longer than maxSpelled is no piece of a message.
+func (ix *Index) spelledByAnother(c *evidence, raw string) bool {
+	if len(raw) > maxSpelled || lex.AlnumCount(raw) == 0 || strings.Contains(ix.ds.Records[c.rec].ErrorMessage, raw) {
+		return false
+	}
+	for _, r := range ix.ds.Records {
+		if len(r.ErrorMessage) >= len(raw) && strings.Contains(r.ErrorMessage, raw) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxSpelled bounds the texts spelledByAnother reads the dataset for.
+const maxSpelled = 120
 
 // shortMessage is how many fixed letters make a message long enough to
 // be the error of a line that goes on after it ("timed out flushing
@@ -189,8 +215,19 @@ func (ix *Index) explainedBetter(a *candidates, c *evidence, tier int, byMessage
 		return false
 	}
 	in := a.words
-	if c.pattern.Weight > 0 {
-		in = lex.Words(c.pattern.Text)
+	if tier == tierCorrected {
+		// A guess is weighed on the words as typed, each a word of the
+		// message or one typo away (see wordsNear): another record
+		// holding as many of them is as good a guess ("failed to
+		// dcompress block" is "decompress" as much as "compress").
+		in = a.u.words
+	} else if c.pattern.Weight > 0 {
+		text := c.pattern.Text
+		if tail := ix.wrappedTail(c, a.found); tail != nil {
+			// The error a log line wraps is explained by its own record.
+			text = strings.TrimSuffix(text, tail.pattern.Text)
+		}
+		in = lex.Words(text)
 	}
 	idf := make(map[string]float64, len(in))
 	for _, w := range in {
@@ -198,7 +235,11 @@ func (ix *Index) explainedBetter(a *candidates, c *evidence, tier int, byMessage
 			idf[w] = ix.t.Words().IDF(w)
 		}
 	}
-	mine := ix.wordsExplained(c.rec, idf)
+	explained := ix.wordsExplained
+	if tier == tierCorrected {
+		explained = ix.wordsNear
+	}
+	mine := explained(c.rec, idf)
 	margin := 1e-9
 	if tier == tierCorrected || tier == tierName && byMessage {
 		margin = -1e-9
@@ -207,13 +248,13 @@ func (ix *Index) explainedBetter(a *candidates, c *evidence, tier int, byMessage
 	span := strings.ToLower(c.pattern.Text)
 	for _, e := range ranked {
 		other := ix.ds.Records[e.rec]
-		if e == c || margin < 0 && other.ErrorMessage == msg {
+		if e == c || ix.wrapsFound(c, e) || margin < 0 && other.ErrorMessage == msg {
 			// A record with the very message is the same error seen
 			// from another place; the name tells them apart, or nothing.
 			continue
 		}
-		we := ix.wordsExplained(e.rec, idf)
-		if we > mine+1e-9 || margin < 0 && we > mine+margin && (span == "" || strings.Contains(strings.ToLower(other.ErrorMessage), span)) {
+		we := explained(e.rec, idf)
+		if we > mine+1e-9 || margin < 0 && we > mine+margin && (span == "" || tier == tierCorrected || strings.Contains(strings.ToLower(other.ErrorMessage), span)) {
 			return true
 		}
 	}
@@ -229,6 +270,19 @@ func (ix *Index) wordsExplained(rec int32, idf map[string]float64) float64 {
 	sum := 0.0
 	for w, f := range idf {
 		if slices.Contains(lit, w) {
+			sum += f
+		}
+	}
+	return sum
+}
+
+// wordsNear is wordsExplained with a word one typo away from a word of
+// the message counted too (sameWord).
+func (ix *Index) wordsNear(rec int32, idf map[string]float64) float64 {
+	lit := ix.literalWords(ix.ds.Records[rec])
+	sum := 0.0
+	for w, f := range idf {
+		if slices.ContainsFunc(lit, func(l string) bool { return sameWord(w, l) }) {
 			sum += f
 		}
 	}
@@ -300,7 +354,7 @@ const lettersPerHole = 7
 
 // fewFixedWords reports whether c's pattern, which found the message, has
 // too few fixed letters for its holes.
-func (ix *Index) fewFixedWords(c *evidence) bool {
+func (ix *Index) fewFixedWords(c *evidence, found map[int32]*evidence) bool {
 	r := ix.ds.Records[c.rec]
 	tmpl := r.MessagePattern
 	if tmpl == "" {
@@ -313,7 +367,7 @@ func (ix *Index) fewFixedWords(c *evidence) bool {
 		}
 	}
 	w := c.pattern.Weight
-	filled := lex.AlnumCount(c.pattern.Text) - w
+	filled := lex.AlnumCount(c.pattern.Text) - w - ix.wrappedLetters(c, found) // an error wrapped is not values
 	return holes > 0 && (w < minPatternWeight || w < lettersPerHole*holes && filled > w)
 }
 

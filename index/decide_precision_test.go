@@ -117,3 +117,50 @@ func TestUnexplainedRules(t *testing.T) {
 		}
 	}
 }
+
+// TestNeverConfidentlyWrongNATS holds the decision on the embedded NATS
+// records (the paste suites' "nats" project) to texts of the tuning half
+// that were answered with the wrong record: a piece of a protocol
+// string another record's code or folded words fit, a typo two records
+// are as close to, and a message found with a typo inside a longer one;
+// and to a log line with the error it wraps, which is the log record's.
+func TestNeverConfidentlyWrongNATS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an index of the embedded NATS records")
+	}
+	ix := buildIndex(t, pasteFolder("nats"))
+	tests := []struct {
+		name, q string
+		want    string // the message of the record to match; "" for no confident answer
+		wraps   string // the message of the error it wraps
+	}{
+		{"piece of a protocol string, a code near it", "-ERR 'Authorization", "", ""},
+		{"piece of a protocol string, folded words of another", "'Invalid Subscription'", "", ""},
+		{"piece of a message, a code near it", "Parse Error [", "", ""},
+		{"typo as close to two messages", "failed to dcompress block: i/o timeojt", "", ""},
+		{"typo in a message wrapped by the one of the text", "nats: invklid argument: retry attempst cannot be negative", "", ""},
+		{"log line with the error it wraps", "[1] 2026/12/07 10:00:00.123456 [WRN] Consumer create failed for 'ACC > ORDERS > proc': insufficient resources",
+			"Consumer create failed for '%s > %s > %s': %v", "insufficient resources"},
+		{"log line with an error ranked above it", "[WRN] Consumer create failed for 'ACC > ORDERS > proc': consumer name already in use",
+			"Consumer create failed for '%s > %s > %s': %v", "consumer name already in use"},
+		{"a protocol string whole", "-ERR 'Authorization Violation'", "-ERR 'Authorization Violation'", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lr, err := ix.Lookup(context.Background(), tt.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, wraps := "", ""
+			if lr.Match != nil {
+				got = lr.Match.ErrorMessage
+			}
+			if lr.Wrapped != nil {
+				wraps = lr.Wrapped.ErrorMessage
+			}
+			if got != tt.want || wraps != tt.wraps {
+				t.Errorf("Lookup(%q) = %q wrapping %q (%s), want %q wrapping %q", tt.q, got, wraps, lr.Reason, tt.want, tt.wraps)
+			}
+		})
+	}
+}

@@ -14,8 +14,11 @@ import (
 // when one record clearly fits; Alternatives lists the candidates otherwise
 // (and the runners-up when there is a match).
 type LookupResult struct {
-	Match        *errkb.Record
-	Reason       string // why Match was chosen: "id", "code", "class", "identifier", "message", "message in text", "near code", "corrected message"
+	Match  *errkb.Record
+	Reason string // why Match was chosen: "id", "code", "class", "identifier", "message", "message in text", "near code", "corrected message"
+	// Wrapped is the error a log line Match wraps in its last hole, found
+	// in the text too (decide_logline.go), or nil.
+	Wrapped      *errkb.Record
 	Alternatives []Hit
 	// DidYouMean proposes other queries when nothing matched well.
 	DidYouMean []Suggestion
@@ -44,6 +47,7 @@ func (ix *Index) Lookup(ctx context.Context, text string) (*LookupResult, error)
 	out := &LookupResult{Alternatives: ix.alternatives(c, ranked, match), DidYouMean: ix.didYouMean(c, ranked)}
 	if match != nil {
 		out.Match, out.Reason = ix.ds.Records[match.rec], reason
+		out.Wrapped = ix.wrappedRecord(match, ranked)
 	}
 	return out, nil
 }

@@ -42,20 +42,22 @@ var pasteProjects = []string{"grpc", "pgx", "redis", "std", "nats"}
 // answer with every project loaded (records of several projects then fit
 // the text, and the lookup says so); and moved, how many confident
 // answers alone may become another record together: 0 but for one
-// held-out NATS query and two held-out std ones, which are scored and
-// not read. The "nats" suite was generated from the NATS records of an
-// earlier dataset; against today's embedded records (with log lines,
-// protocol strings, the nats CLI and jsm.go) its held-out precision is
-// 0.9987 alone and 0.9978 together, below the 0.999 aim.
+// held-out NATS query and one held-out std one, which are scored and
+// not read. dropped is above the share measured on the suites before
+// their regeneration: a typo two records are as close to is no
+// confident answer (decide_precision.go), and the NATS suite has twice
+// the records. The held-out halves of pgx together (0.9962, 2 wrong) and std
+// together (0.99896, 3 wrong) are still below the 0.999 aim; the rest
+// reach it (docs/relevance.md).
 var pasteFloors = map[string]struct {
 	precision, top1, coverage, dropped float64
 	moved                              int
 }{
-	"grpc":  {0.999, 0.965, 0.97, 0.02, 0},
+	"grpc":  {1, 0.965, 0.97, 0.025, 0},
 	"pgx":   {0.996, 0.935, 0.88, 0.095, 0},
 	"redis": {1, 0.945, 0.95, 0.035, 0},
-	"std":   {0.998, 0.965, 0.965, 0.01, 2},
-	"nats":  {0.997, 0.955, 0.93, 0.025, 1},
+	"std":   {0.9989, 0.965, 0.965, 0.011, 1},
+	"nats":  {0.999, 0.955, 0.93, 0.027, 1},
 }
 
 var (

@@ -36,9 +36,11 @@ type APIHit struct {
 
 // LookupResponse is the answer of /api/v1/lookup and of `errkb lookup --json`.
 type LookupResponse struct {
-	Query        string          `json:"query"`
-	Match        *RecordEnvelope `json:"match"`
-	Reason       string          `json:"reason,omitempty"`
+	Query  string          `json:"query"`
+	Match  *RecordEnvelope `json:"match"`
+	Reason string          `json:"reason,omitempty"`
+	// Wraps is the error a log line that matched wraps, found in the text too.
+	Wraps        *RecordEnvelope `json:"wraps,omitempty"`
 	Alternatives []APIHit        `json:"alternatives"`
 	DidYouMean   []APISuggestion `json:"didYouMean,omitempty"`
 }
@@ -78,6 +80,9 @@ func NewLookupResponse(q string, res *index.LookupResult, baseURL string) Lookup
 		DidYouMean: apiSuggestions(res.DidYouMean, baseURL)}
 	if res.Match != nil {
 		out.Match = Envelope(res.Match, baseURL)
+	}
+	if res.Wrapped != nil {
+		out.Wraps = Envelope(res.Wrapped, baseURL)
 	}
 	return out
 }

@@ -50,6 +50,9 @@ func lookup(ctx context.Context, args []string, stdout, stderr io.Writer, getenv
 		_ = enc.Encode(web.NewLookupResponse(q, res, *baseURL))
 	} else if res.Match != nil {
 		_ = explain.Text(stdout, res.Match, *baseURL)
+		if w := res.Wrapped; w != nil {
+			fmt.Fprintf(stdout, "\nIt wraps\n  %s (%s)\n", w.ErrorMessage, w.Repo)
+		}
 	}
 	if res.Match == nil {
 		fmt.Fprintf(stderr, "no single error matches %q\n", q)

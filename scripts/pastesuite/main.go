@@ -48,17 +48,18 @@ func main() {
 	out := flag.String("out", "testdata/pastesuites", "folder of the suites")
 	seed := flag.Uint64("seed", 23, "random seed")
 	embedded := flag.String("embedded", "nats", "name of the project read from the embedded dataset")
+	skip := flag.String("skip", "extracted/golang", "folder of the embedded dataset left out of its project (the standard library, a project of its own)")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: pastesuite [-out DIR] [-seed N] NAME=EXTRACTED_DIR...")
+		fmt.Fprintln(os.Stderr, "usage: pastesuite [-out DIR] [-seed N] [-embedded NAME] [-skip DIR] NAME=EXTRACTED_DIR...")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if err := run(*out, *seed, *embedded, flag.Args()); err != nil {
+	if err := run(*out, *seed, *embedded, *skip, flag.Args()); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(out string, seed uint64, embedded string, args []string) error {
+func run(out string, seed uint64, embedded, skip string, args []string) error {
 	var projects []project
 	for _, a := range args {
 		name, dir, ok := strings.Cut(a, "=")
@@ -79,7 +80,11 @@ func run(out string, seed uint64, embedded string, args []string) error {
 		projects = append(projects, project{name, recs})
 	}
 	if embedded != "" {
-		recs, err := load(errkb.Embedded())
+		e := errkb.Embedded()
+		if skip != "" {
+			e.FS = withoutDir{e.FS, skip}
+		}
+		recs, err := load(e)
 		if err != nil {
 			return err
 		}
