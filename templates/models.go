@@ -76,8 +76,11 @@ type FacetGroup struct {
 // RecordView is the page of one error.
 type RecordView struct {
 	Base
-	Headline   string // the qualified name, else the code, else the message
-	Surface    string // how an engineer meets it, one fixed sentence; "" when not known
+	Headline string // the qualified name, else the code, else the message
+	Surface  string // how an engineer meets it, one fixed sentence; "" when not known
+	// Wraps is the error the looked-up text also held, which this log
+	// line wraps; nil on a page not reached by such a lookup.
+	WrapsFound *RecordItem
 	WrittenFor string // the versions a curated record was written for
 	Faces      []FaceView
 	FacesTitle string

@@ -142,6 +142,9 @@ func (s *Server) lookupRedirect(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Add(echo.HeaderVary, echo.HeaderAccept)
+	if res.Match != nil && res.Wrapped != nil {
+		return c.Redirect(http.StatusSeeOther, siteurl.RecordWrapping(recordURL(res.Match), res.Wrapped.ID))
+	}
 	if res.Match != nil {
 		return c.Redirect(http.StatusSeeOther, recordURL(res.Match))
 	}
@@ -207,6 +210,11 @@ func (s *Server) recordPage(c echo.Context) error {
 	// No per-record view cache: the response cache (cache.go) keeps the
 	// rendered bytes of the pages people open, within a byte budget.
 	v := s.recordView(c.Request().Context(), r)
+	// A lookup of a log line that wraps an error shows both (lookupRedirect).
+	if w, ok := s.ds.ByID(c.QueryParam("wraps")); ok && w != r {
+		it := recordItem(w, nil)
+		v.WrapsFound = &it
+	}
 	if s.cfg.BaseURL == "" {
 		// Without --base-url the link box still shows full URLs a reader
 		// can paste, taken from the host the page was asked on (the

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"net/http/httptest"
 	"os"
 	"reflect"
@@ -427,5 +428,37 @@ func TestShippedPagesSayHowYouMeetThem(t *testing.T) {
 				t.Errorf("%s has %q", tt.path, w)
 			}
 		}
+	}
+}
+
+// TestLookupOfALogLineShowsTheErrorItWraps: a pasted log line that wraps
+// an error sends the browser to the log line's page, which names the
+// wrapped error with a link (issue 23: "shows both").
+func TestLookupOfALogLineShowsTheErrorItWraps(t *testing.T) {
+	s := newTestServer(t, Config{})
+	const q = "[WRN] Consumer create failed for 'ACC > ORDERS > proc': insufficient resources"
+	res := get(t, s, "/lookup?q="+url.QueryEscape(q))
+	if res.Code != http.StatusSeeOther {
+		t.Fatalf("status %d, want 303", res.Code)
+	}
+	loc := res.Header().Get("Location")
+	path, wraps, ok := strings.Cut(loc, "?wraps=")
+	if !ok {
+		t.Fatalf("redirect to %s names no wrapped error", loc)
+	}
+	w, found := s.ds.ByID(wraps)
+	if !found || w.ErrorMessage != "insufficient resources" {
+		t.Fatalf("wraps %q: %+v", wraps, w)
+	}
+	page := get(t, s, loc)
+	if page.Code != http.StatusOK {
+		t.Fatalf("%s: %d", loc, page.Code)
+	}
+	body := page.Body.String()
+	if !strings.Contains(body, `class="wraps"`) || !strings.Contains(body, `href="`+recordURL(w)+`"`) {
+		t.Errorf("the page %s does not link the wrapped error %s", path, recordURL(w))
+	}
+	if plain := get(t, s, path); strings.Contains(plain.Body.String(), `class="wraps"`) {
+		t.Error("the page without ?wraps names a wrapped error")
 	}
 }

@@ -40,6 +40,11 @@ func SearchWith(params url.Values) string { return "/search?" + params.Encode() 
 // q names, or to a search for it.
 func Lookup(q string) string { return "/lookup?q=" + url.QueryEscape(q) }
 
+// RecordWrapping is the record page at path (Record's) telling that the
+// text looked up also held the error of record id, which it wraps: where
+// a lookup of a log line that wraps an error sends a browser.
+func RecordWrapping(path, id string) string { return path + "?wraps=" + url.QueryEscape(id) }
+
 // API is the JSON answer that stands beside a page of the site: the
 // record of an error page, for instance.
 func API(path string) string { return apiPrefix + path }
