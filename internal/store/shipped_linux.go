@@ -3,13 +3,10 @@
 package store
 
 import (
-	"cmp"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"unsafe"
 
 	"github.com/errkb/errkb"
@@ -56,18 +53,14 @@ func SaveShipped(dir string, folders ...errkb.Folder) error {
 		return err
 	}
 	defer sf.done()
-	var (
-		mu       sync.Mutex
-		spillErr error
-	)
-	ds, err := errkb.LoadWithOptions(errkb.Options{Parsed: func(recs []*errkb.Record) {
-		if err := sf.spill(recs); err != nil {
-			mu.Lock()
-			spillErr = cmp.Or(spillErr, err)
-			mu.Unlock()
-		}
-	}}, folders...)
-	if err = errors.Join(err, spillErr); err != nil {
+	// Loaded first and spilled in the dataset's order, in one call, so
+	// that the same files make the same bytes: parsing runs on every CPU
+	// and would lay them out in whatever order the files finish.
+	ds, err := errkb.Load(folders...)
+	if err != nil {
+		return fmt.Errorf("shipped snapshot: %w", err)
+	}
+	if err := sf.spill(ds.Records); err != nil {
 		return fmt.Errorf("shipped snapshot: %w", err)
 	}
 	if err := saveSnapshot(work, key, ds, sf, madeOf); err != nil {

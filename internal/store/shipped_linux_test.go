@@ -65,6 +65,17 @@ func TestShippedSnapshot(t *testing.T) {
 		t.Errorf("left behind: %v", left)
 	}
 
+	t.Run("the same files make the same bytes", func(t *testing.T) {
+		again := t.TempDir()
+		if err := store.SaveShipped(again, src); err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range map[string]string{store.ShippedIndexFile: idx, store.ShippedDataFile: bin} {
+			if got, err := os.ReadFile(filepath.Join(again, name)); err != nil || string(got) != want {
+				t.Errorf("%s differs between two saves of the same files (%v)", name, err)
+			}
+		}
+	})
 	t.Run("a truncated record file is refused", func(t *testing.T) {
 		if _, err := store.OpenShipped(idx, bin[:len(bin)-1], src); err == nil {
 			t.Fatal("opened")

@@ -162,7 +162,7 @@ func NewPart(r *errkb.Record, sh pattern.Shared, d *Dict) Part {
 	rt.msgSeq = " " + strings.Join(mw, " ") + " "
 	rt.msgWords = d.intern(sortedSet(append(mw, patWords...)))
 	rt.codeWords = d.intern(sortedSet(strings.Fields(lex.SplitIdentifier(r.ErrorCode) + " " + lex.SplitIdentifier(r.ErrorClass))))
-	rt.code, rt.class = d.id(lex.NormalizeCode(r.ErrorCode)), d.id(strings.ToLower(r.ErrorClass))
+	rt.code, rt.class = d.id(lex.NormalizeCode(r.ErrorCode)), d.id(classKey(r.ErrorClass))
 	rt.repo = d.id(strings.ToLower(r.Repo))
 	for _, a := range r.Aliases {
 		if k := d.id(lex.NormalizeCode(a)); k != rt.code && !slices.Contains(rt.aliases, k) {
@@ -191,4 +191,16 @@ func NewPart(r *errkb.Record, sh pattern.Shared, d *Dict) Part {
 func sortedSet(ws []string) []string {
 	slices.Sort(ws)
 	return slices.Compact(ws)
+}
+
+// classKey is the class a lookup finds r by, lower-cased; "" for a
+// function of package main ("main.main", "main.run"): every Go program's
+// panic trace and many log prefixes hold those names, so they name no
+// error.
+func classKey(class string) string {
+	c := strings.ToLower(class)
+	if strings.HasPrefix(c, "main.") {
+		return ""
+	}
+	return c
 }
