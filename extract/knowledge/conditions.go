@@ -199,6 +199,9 @@ func (ix *index) setBy(fi *file, ifs *ast.IfStmt, block ast.Node, guard func(str
 		for j := i - 1; j >= 0; j-- {
 			as, ok := list[j].(*ast.AssignStmt)
 			if !ok || !assigns(info, as.Lhs, v) {
+				if setsInside(info, list[j], v) {
+					return nil // set in a branch or loop too: which call did is not known
+				}
 				continue
 			}
 			if len(as.Rhs) == 1 {
@@ -218,6 +221,19 @@ func isNil(e ast.Expr) bool {
 }
 
 // assigns reports whether one of lhs is v.
+// setsInside reports whether stmt assigns v anywhere within it, in a
+// nested block or a statement's init (if o, err = f(); err == nil).
+func setsInside(info *types.Info, stmt ast.Stmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(stmt, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && assigns(info, as.Lhs, v) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 func assigns(info *types.Info, lhs []ast.Expr, v *types.Var) bool {
 	for _, l := range lhs {
 		if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
